@@ -3,6 +3,8 @@ package org.fairfabric.core.model;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Enumerates the shortest up-down (valley-free) paths between two hosts of a tiered fabric: k-ary
@@ -36,6 +38,37 @@ public final class PathEnumerator {
     /** The per-tier radices r_h used by the path-id numbering. */
     public int[] radices() {
         return radices.clone();
+    }
+
+    /** How many path ids the fabric uses: the product of the radices of every tier that has uplinks. */
+    public int pathIdCount() {
+        long n = 1;
+        for (int t = 0; t < radices.length - 1; t++) {
+            n *= radices[t];
+        }
+        return (int) Math.min(n, PathIds.MAX);
+    }
+
+    /**
+     * The pinned-path forwarding table of one switch: for every path id, the upward port it leaves
+     * by. Top-tier switches have no uplinks and get an empty table; downward forwarding is by
+     * destination and needs no path id.
+     */
+    public Map<Integer, Integer> pinnedUpPorts(String deviceId) {
+        Device d = topology.device(deviceId);
+        int tier = d.role().tier();
+        List<Link> ups = topology.upwardLinks(deviceId);
+        Map<Integer, Integer> out = new TreeMap<>();
+        if (ups.isEmpty()) {
+            return out;
+        }
+        for (int id = PathIds.MIN; id <= pathIdCount(); id++) {
+            int u = PathIds.upChoice(id, tier, radices);
+            if (u < ups.size()) {
+                out.put(id, ups.get(u).src().port());
+            }
+        }
+        return out;
     }
 
     /** All candidate paths from one host to another, ordered by path id. */

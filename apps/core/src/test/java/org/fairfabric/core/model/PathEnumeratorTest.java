@@ -100,6 +100,23 @@ class PathEnumeratorTest {
     }
 
     @Test
+    void pinnedUpPortTablesFollowThePathIds() {
+        Topology t = FatTree.build(4, GBPS);
+        PathEnumerator e = new PathEnumerator(t);
+        assertEquals(4, e.pathIdCount());
+        assertEquals(java.util.Map.of(1, 3, 2, 4, 3, 3, 4, 4), e.pinnedUpPorts("p0e0"));
+        assertEquals(java.util.Map.of(1, 3, 2, 3, 3, 4, 4, 4), e.pinnedUpPorts("p2a1"));
+        assertTrue(e.pinnedUpPorts("c0").isEmpty());
+        for (Path p : e.paths("h0", "h15")) {
+            for (int hop = 1; hop <= 2; hop++) {
+                Link up = p.links().get(hop);
+                assertEquals(up.src().port(), e.pinnedUpPorts(up.src().elementId()).get(p.id()));
+            }
+        }
+        assertEquals(4, new PathEnumerator(LeafSpine.build(4, 4, 4, 40, 20)).pathIdCount());
+    }
+
+    @Test
     void badInputIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> FatTree.build(3, GBPS));
         assertThrows(IllegalArgumentException.class, () -> PathIds.check(4095));
