@@ -17,6 +17,8 @@ public final class Topology {
     private final Map<String, Host> hosts;
     private final List<Link> links;
     private final Map<ConnectPoint, Link> linkBySrc;
+    private final Map<String, List<Link>> linksBySrcElement;
+    private final Map<String, Link> linkById;
 
     private Topology(Map<String, Device> devices, Map<String, Host> hosts, List<Link> links) {
         this.devices = Collections.unmodifiableMap(new LinkedHashMap<>(devices));
@@ -31,6 +33,17 @@ public final class Topology {
             }
         }
         this.linkBySrc = bySrc;
+        Map<String, List<Link>> byElement = new LinkedHashMap<>();
+        Map<String, Link> byId = new LinkedHashMap<>();
+        for (Link l : links) {
+            byElement.computeIfAbsent(l.src().elementId(), k -> new ArrayList<>()).add(l);
+            byId.put(l.id(), l);
+        }
+        for (List<Link> out : byElement.values()) {
+            out.sort(Comparator.comparingInt(l -> l.src().port()));
+        }
+        this.linksBySrcElement = byElement;
+        this.linkById = byId;
         for (Host h : hosts.values()) {
             if (devices.containsKey(h.id())) {
                 throw new IllegalArgumentException("id " + h.id() + " is both a host and a device");
@@ -93,24 +106,13 @@ public final class Topology {
     }
 
     public Optional<Link> link(String linkId) {
-        for (Link l : links) {
-            if (l.id().equals(linkId)) {
-                return Optional.of(l);
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(linkById.get(linkId));
     }
 
     /** Links leaving a node, ordered by source port number. */
     public List<Link> linksFrom(String elementId) {
-        List<Link> out = new ArrayList<>();
-        for (Link l : links) {
-            if (l.src().elementId().equals(elementId)) {
-                out.add(l);
-            }
-        }
-        out.sort(Comparator.comparingInt(l -> l.src().port()));
-        return out;
+        List<Link> out = linksBySrcElement.get(elementId);
+        return out == null ? List.of() : Collections.unmodifiableList(out);
     }
 
     /** Links from a switch to switches of a higher tier (in any state), ordered by port number. */

@@ -32,12 +32,21 @@ public final class LinkLoadEstimator {
                 bytes.merge(e.getKey(), e.getValue(), Long::sum);
             }
         }
+        Map<SessionPath, Double> rates = new TreeMap<>();
+        for (Map.Entry<SessionPath, Long> e : bytes.entrySet()) {
+            rates.put(e.getKey(), e.getValue() * 8.0 / periodSeconds);
+        }
+        return fromRates(rates);
+    }
+
+    /** Lambda_e from per-session-path rates (bit/s), e.g. receiver reports already divided by their T. */
+    public LinkLoads fromRates(Map<SessionPath, Double> ratesBps) {
         Map<SessionPath, Double> pathRates = new TreeMap<>();
         Map<String, Double> linkRates = new TreeMap<>();
         Map<String, Long> capacities = new TreeMap<>();
         TreeSet<SessionPath> unattributed = new TreeSet<>();
-        for (Map.Entry<SessionPath, Long> e : bytes.entrySet()) {
-            double rate = e.getValue() * 8.0 / periodSeconds;
+        for (Map.Entry<SessionPath, Double> e : Checks.notNull(ratesBps, "rates").entrySet()) {
+            double rate = Checks.nonNegative(e.getValue(), "rate of " + e.getKey());
             Optional<Path> path = paths.find(e.getKey());
             if (path.isEmpty()) {
                 unattributed.add(e.getKey());
