@@ -45,8 +45,11 @@ start_bg() {
 # tree_hash PATH...: a hash of the tracked and untracked files under PATHs
 # (content of the index plus the working tree's modification state).
 tree_hash() {
-    (cd "$FF_ROOT" && find "$@" -type f -not -path '*/target/*' -not -path '*/__pycache__/*' \
-        -printf '%p %s %T@\n' 2>/dev/null | sort | sha256sum | cut -c1-16)
+    local p existing=()
+    for p in "$@"; do [ -e "$FF_ROOT/$p" ] && existing+=("$p"); done
+    [ ${#existing[@]} -gt 0 ] || { echo none; return 0; }
+    (cd "$FF_ROOT" && find "${existing[@]}" -type f -not -path '*/target/*' -not -path '*/__pycache__/*' \
+        -printf '%p %s %T@\n' | sort | sha256sum | cut -c1-16)
 }
 
 # stamp_ok NAME VALUE / stamp_set NAME VALUE: remember that a step ran for VALUE.
