@@ -117,6 +117,18 @@ class PathEnumeratorTest {
     }
 
     @Test
+    void vfabTwoPodTestbedHasTwoPathsBetweenPodsOnePerCore() {
+        Topology t = ClosFabric.build(2, 2, 2, 1, 2, 10 * GBPS);
+        assertEquals(8, t.hosts().size());
+        assertEquals(10, t.devices().size(), "4 ToR, 4 Agg, 2 Core");
+        List<Path> paths = new PathEnumerator(t).paths("h0", "h7");
+        assertEquals(List.of(1, 2), ids(paths));
+        assertEquals(List.of("p0e0", "p0a0", "c0", "p1a0", "p1e1"), paths.get(0).devices());
+        assertEquals(List.of("p0e0", "p0a1", "c1", "p1a1", "p1e1"), paths.get(1).devices());
+        assertEquals("10.2.2.1", t.device("c1").address());
+    }
+
+    @Test
     void badInputIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> FatTree.build(3, GBPS));
         assertThrows(IllegalArgumentException.class, () -> PathIds.check(4095));
