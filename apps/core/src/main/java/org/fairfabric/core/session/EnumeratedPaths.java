@@ -20,6 +20,20 @@ public final class EnumeratedPaths implements PathLookup {
         this.enumerator = new PathEnumerator(topology);
     }
 
+    /**
+     * Promenade's P_i: the session's candidate paths whose links are all up in {@code current}
+     * (a later snapshot of the same wiring, e.g. after a link failure). Ids stay those of the wiring.
+     */
+    public List<Path> upPaths(SessionKey session, Topology current) {
+        List<Path> out = new java.util.ArrayList<>();
+        for (Path p : cache.computeIfAbsent(session, key -> enumerator.paths(key.srcHost(), key.dstHost()))) {
+            if (p.isUpIn(current)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     @Override
     public Optional<Path> find(SessionPath sp) {
         SessionKey k = sp.session();

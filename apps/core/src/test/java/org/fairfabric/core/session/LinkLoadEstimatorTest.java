@@ -43,6 +43,18 @@ class LinkLoadEstimatorTest {
     }
 
     @Test
+    void candidatePathsSkipFailedLinksButKeepTheirIds() {
+        EnumeratedPaths lookup = new EnumeratedPaths(FAT_TREE);
+        Link core = lookup.find(new SessionPath(S1, 3)).get().links().get(3);
+        Topology failed = FAT_TREE.withLinkState(core.id(), org.fairfabric.core.model.LinkState.DOWN);
+        List<Integer> ids = new java.util.ArrayList<>();
+        for (Path p : lookup.upPaths(S1, failed)) {
+            ids.add(p.id());
+        }
+        assertEquals(List.of(1, 2, 4), ids);
+    }
+
+    @Test
     void unknownSessionsAndPathsAreListedNotCharged() {
         LinkLoadEstimator e = new LinkLoadEstimator(new EnumeratedPaths(FAT_TREE));
         SessionPath sameEdgePath2 = new SessionPath(new SessionKey("h0", "h1"), 2);
