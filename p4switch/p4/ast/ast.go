@@ -605,3 +605,14 @@ type Entry struct {
 type Program struct {
 	Decls []Decl
 }
+
+func (p *Param) Position() token.Pos      { return p.Pos }
+func (f *Field) Position() token.Pos      { return f.Pos }
+func (s *State) Position() token.Pos      { return s.Pos }
+func (k *KeyElem) Position() token.Pos    { return k.Pos }
+func (e *Entry) Position() token.Pos      { return e.Pos }
+func (a *ActionRef) Position() token.Pos  { return a.Pos }
+func (c *SwitchCase) Position() token.Pos { return c.Pos }
+
+// Has reports whether annotation name is present.
+func (as Annotations) Has(name string) bool { return as.Get(name) != nil }
