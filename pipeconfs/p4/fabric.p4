@@ -86,7 +86,8 @@ control FabricIngress(inout headers_t hdr,
         } else if (hdr.ipv4.isValid()) {
             bool router_mac;
             my_station.apply(hdr, router_mac);
-            if (router_mac) {
+            // A corrupted IPv4 header is dropped (and, for vFab, is a fault).
+            if (router_mac && standard_metadata.checksum_error == 0) {
                 hash(meta.flow_hash, HashAlgorithm.crc32, (bit<32>) 0,
                      { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, hdr.ipv4.protocol,
                        meta.l4_src_port, meta.l4_dst_port },
