@@ -427,6 +427,7 @@ func (c *checker) functionDecl(s *Scope, d *ast.FunctionDecl) {
 	c.params(fs, d.Params)
 	old := c.retType
 	c.retType = c.resolveType(fs, d.Ret)
+	c.info.DeclTypes[d] = c.retType
 	c.block(newScope(fs), d.Body)
 	c.retType = old
 }
