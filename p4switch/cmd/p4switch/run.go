@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,6 +76,8 @@ func runCmd(args []string) int {
 	adminAddr := fs.String("admin-addr", "127.0.0.1:9560", "traffic manager admin HTTP address (empty = off)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	program := fs.String("p4", "", "P4 program to load at start (as a P4Runtime client's VERIFY_AND_COMMIT would)")
+	addrFile := fs.String("grpc-addr-file", "", "write the gRPC listen address here once listening (for --grpc-addr with port 0)")
+	cpuProfile := fs.String("cpu-profile", "", "write a Go CPU profile of the whole run to this file")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed for link loss")
 	ports := portFlag{}
 	fs.Var(ports, "i", "`PORT@IFNAME`: attach interface IFNAME as port PORT (repeatable)")
@@ -187,8 +190,23 @@ func runCmd(args []string) int {
 		admin = &http.Server{Handler: tm.AdminHandler(s.TM()), ReadHeaderTimeout: 5 * time.Second}
 		go admin.Serve(al)
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			return fail("--cpu-profile: %v", err)
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	s.Start()
 	go g.Serve(lis)
+	if *addrFile != "" {
+		if err := os.WriteFile(*addrFile, []byte(lis.Addr().String()), 0o644); err != nil {
+			return fail("--grpc-addr-file: %v", err)
+		}
+	}
 	log.Info("p4switch running", "device_id", *deviceID, "grpc", lis.Addr().String(), "admin", *adminAddr,
 		"ports", len(opened), "cpu_port", *cpuPort)
 
