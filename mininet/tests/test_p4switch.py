@@ -4,7 +4,6 @@ emulation (bandwidth from the link's bw, loss changed at run time)."""
 
 import json
 import os
-import re
 import subprocess
 import tempfile
 import urllib.request
