@@ -1,6 +1,16 @@
 package org.fairfabric.pipeconf;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.google.protobuf.TextFormat;
+import p4.config.v1.P4InfoOuterClass.P4Info;
 
 import org.onosproject.net.pi.model.DefaultPiPipeconf;
 import org.onosproject.net.pi.model.PiPipeconf;
@@ -52,10 +62,11 @@ public final class PipeconfLoader {
      * @throws IllegalStateException if the P4Info is missing or does not parse
      */
     public static PiPipeconf buildPipeconf() {
-        URL p4info = PipeconfLoader.class.getResource(P4INFO_RESOURCE);
-        if (p4info == null) {
+        URL generated = PipeconfLoader.class.getResource(P4INFO_RESOURCE);
+        if (generated == null) {
             throw new IllegalStateException("resource " + P4INFO_RESOURCE + " missing from the pipeconf jar");
         }
+        URL p4info = forOnos(generated);
         PiPipelineModel model;
         try {
             model = P4InfoParser.parse(p4info);
@@ -72,5 +83,24 @@ public final class PipeconfLoader {
             builder.addExtension(PiPipeconf.ExtensionType.BMV2_JSON, bmv2Json);
         }
         return builder.build();
+    }
+
+    /**
+     * The P4Info in the form ONOS 2.7 reads: its P4Runtime protos predate fields that
+     * current generators emit (e.g. initial_default_action), which P4Runtime clients
+     * are to ignore, so they are dropped here; a copy is written to a temporary file.
+     */
+    static URL forOnos(URL generated) {
+        P4Info.Builder info = P4Info.newBuilder();
+        try (InputStream in = generated.openStream();
+             Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+            TextFormat.Parser.newBuilder().setAllowUnknownFields(true).build().merge(reader, info);
+            Path copy = Files.createTempFile("fairfabric-p4info", ".txt");
+            copy.toFile().deleteOnExit();
+            Files.writeString(copy, TextFormat.printToString(info.build()), StandardCharsets.UTF_8);
+            return copy.toUri().toURL();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + generated + ": " + e.getMessage(), e);
+        }
     }
 }
