@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"math/big"
+	"sort"
 	"strings"
 
 	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
@@ -19,15 +20,18 @@ type CompileError struct {
 func (e *CompileError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 type compiler struct {
-	info     *check.Info
-	prog     *Program
-	layouts  map[check.Type]*Layout
-	actions  map[string]*Action
-	topEnv   *env
-	digests  map[string]*DigestType
-	fnStack  []*fnFrame
+	info       *check.Info
+	prog       *Program
+	layouts    map[check.Type]*Layout
+	actions    map[string]*Action
+	topEnv     *env
+	digests    map[string]*DigestType
+	fnStack    []*fnFrame
 	actionEnvs map[*Action]*env
-	funcs    map[*ast.FunctionDecl]*funcInst
+	curBlock   int
+	declOrder  map[*ast.ActionDecl]int
+	actOrder   map[*Action][3]int
+	funcs      map[*ast.FunctionDecl]*funcInst
 }
 
 // env maps declarations to storage and runtime objects within one block instance.
@@ -100,7 +104,29 @@ func Compile(info *check.Info) (prog *Program, err error) {
 		}
 	}()
 	c.topEnv = newEnv(nil, "")
+	c.declOrder, c.actOrder = map[*ast.ActionDecl]int{}, map[*Action][3]int{}
+	for i, d := range info.Program.Decls {
+		switch d := d.(type) {
+		case *ast.ActionDecl:
+			c.declOrder[d] = i * 10000
+		case *ast.ControlDecl:
+			for j, l := range d.Locals {
+				if a, ok := l.(*ast.ActionDecl); ok {
+					c.declOrder[a] = i*10000 + j + 1
+				}
+			}
+		}
+	}
 	c.main()
+	sort.SliceStable(c.prog.Actions, func(i, j int) bool {
+		a, b := c.actOrder[c.prog.Actions[i]], c.actOrder[c.prog.Actions[j]]
+		for k := range a {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return false
+	})
 	return c.prog, nil
 }
 
@@ -148,6 +174,7 @@ func (c *compiler) main() {
 	}
 	var fns []func(*State)
 	for i, b := range blocks {
+		c.curBlock = i
 		run := c.instantiate(b, fixed[i])
 		fns = append(fns, func(st *State) { run(st) })
 	}
@@ -382,6 +409,11 @@ func (c *compiler) action(e *env, d *ast.ActionDecl) *Action {
 		}
 	}
 	c.actionEnvs[a] = ae
+	top := 1
+	if owner.parent == nil {
+		top = 0
+	}
+	c.actOrder[a] = [3]int{c.curBlock, top, c.declOrder[d]}
 	body := c.block(ae, d.Body)
 	a.Run = func(st *State) int {
 		if body(st) == exited {

@@ -36,11 +36,11 @@ type MeterConfig struct {
 
 // MeterCell is one meter instance.
 type MeterCell struct {
-	mu         sync.Mutex
-	Config     *MeterConfig // nil: unconfigured, always green
-	last       time.Duration
-	tc, tp     float64
-	started    bool
+	mu      sync.Mutex
+	Config  *MeterConfig // nil: unconfigured, always green
+	last    time.Duration
+	tc, tp  float64
+	started bool
 }
 
 // Meter colours as v1model defines them.
@@ -183,6 +183,10 @@ type GroupMember struct {
 	ID     uint32
 	Weight int
 }
+
+// Lock and Unlock guard Members and Groups against the packet path.
+func (p *ActionProfile) Lock()   { p.mu.Lock() }
+func (p *ActionProfile) Unlock() { p.mu.Unlock() }
 
 func (p *ActionProfile) resolve(st *State, en *Entry) *ActionCall {
 	p.mu.RLock()

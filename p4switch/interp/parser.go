@@ -8,8 +8,8 @@ import (
 )
 
 const (
-	stateAccept = -1
-	stateReject = -2
+	stateAccept    = -1
+	stateReject    = -2
 	maxParserSteps = 10000
 )
 

@@ -15,19 +15,19 @@ type State struct {
 	P   *Program
 
 	// Requests made by v1model externs during ingress/egress.
-	Clones    []CloneRequest
-	Resubmit  int // field list index + 1; 0 = none
-	Recirc    int // field list index + 1; 0 = none
-	Digests   []DigestMessage
-	Truncate  int // bytes; 0 = none
-	Drop      bool
-	Failure   string // assert failure
-	exit      bool   // exit signalled inside an expression
+	Clones     []CloneRequest
+	Resubmit   int // field list index + 1; 0 = none
+	Recirc     int // field list index + 1; 0 = none
+	Digests    []DigestMessage
+	Truncate   int // bytes; 0 = none
+	Drop       bool
+	Failure    string // assert failure
+	exit       bool   // exit signalled inside an expression
 	meterColor uint64 // colour of the direct meter of the last table hit
 	parserErr  uint64 // error code raised in the parser (0 = none)
-	Log       func(string)
-	Rand      *rand.Rand
-	ret       []uint64 // scratch
+	Log        func(string)
+	Rand       *rand.Rand
+	ret        []uint64 // scratch
 }
 
 // CloneRequest is a clone() or clone_preserving_field_list() call.
@@ -71,3 +71,6 @@ func (st *State) Payload() []byte {
 	}
 	return st.Pkt[i:]
 }
+
+// ClearExit forgets an exit signalled by the previous block.
+func (st *State) ClearExit() { st.exit = false }

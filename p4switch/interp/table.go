@@ -19,9 +19,9 @@ type Table struct {
 	// ConstEntries is set when the program declares "const entries".
 	ConstEntries bool
 	// Default is the action run on a miss; ConstDefault forbids changing it.
-	Default      *ActionCall
-	InitDefault  *ActionCall
-	ConstDefault bool
+	Default       *ActionCall
+	InitDefault   *ActionCall
+	ConstDefault  bool
 	Profile       *ActionProfile
 	DirectCounter *Counter
 	DirectMeter   *Meter
@@ -90,18 +90,18 @@ type Match struct {
 
 // Entry is a table entry.
 type Entry struct {
-	Matches  []Match
-	Priority int32
-	Call     *ActionCall // direct action
-	Member   uint32      // action profile member (when Group == 0 and UseMember)
-	Group    uint32
+	Matches             []Match
+	Priority            int32
+	Call                *ActionCall // direct action
+	Member              uint32      // action profile member (when Group == 0 and UseMember)
+	Group               uint32
 	UseMember, UseGroup bool
-	Counter  CounterCell
-	Meter    *MeterCell
-	Metadata []byte
-	IdleTimeoutNs int64
-	IsConst  bool
-	id       string
+	Counter             CounterCell
+	Meter               *MeterCell
+	Metadata            []byte
+	IdleTimeoutNs       int64
+	IsConst             bool
+	id                  string
 }
 
 // Entries returns a snapshot of the entries in priority order.

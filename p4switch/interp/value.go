@@ -22,15 +22,15 @@ func (v val) wide() bool { return v.l != nil && v.l.Kind == KScalar && v.l.Width
 
 // lval is assignable storage.
 type lval struct {
-	l      *Layout
-	static bool
-	off    int                   // when static
-	addr   func(*State) int      // dynamic address; -1 when out of bounds
-	hv     int                   // static offset of the enclosing header's validity slot, -1 none
-	hvDyn  func(*State) int      // dynamic validity slot (header stack element), nil when static
-	union  []int                 // for a header inside a union: validity slots of the siblings (relative to union base)
-	unionBase func(*State) int   // union base address
-	slice  *sliceInfo
+	l         *Layout
+	static    bool
+	off       int              // when static
+	addr      func(*State) int // dynamic address; -1 when out of bounds
+	hv        int              // static offset of the enclosing header's validity slot, -1 none
+	hvDyn     func(*State) int // dynamic validity slot (header stack element), nil when static
+	union     []int            // for a header inside a union: validity slots of the siblings (relative to union base)
+	unionBase func(*State) int // union base address
+	slice     *sliceInfo
 }
 
 type sliceInfo struct {
