@@ -1,5 +1,3 @@
-//go:build p4switch_v1model
-
 package scenario
 
 import "encoding/binary"

@@ -1,5 +1,3 @@
-//go:build p4switch_v1model
-
 package scenario
 
 import p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
