@@ -30,7 +30,7 @@ def start(prefix="pr", n=2, **link_params):
                   autoStaticArp=True)
     net.start()
     runstate.register(net)
-    runstate.extend(net, pids=[s.pid for s in net.switches if s.pid])
+    runstate.extend(net, pids=[s.switch_pid for s in net.switches if s.switch_pid])
     return net
 
 

@@ -86,7 +86,8 @@ class P4Switch(Switch):
         return "127.0.0.1:%d" % self.admin_port
 
     @property
-    def pid(self):
+    def switch_pid(self):
+        """The p4switch process's PID (Node.pid is Mininet's shell)."""
         return self.proc.pid if self.proc else None
 
     def port_args(self):

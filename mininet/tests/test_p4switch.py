@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 import urllib.request
 
 import pytest
@@ -29,6 +30,14 @@ def binaries():
         os.environ["P4SWITCH_BIN_DIR"] = old
 
 
+def wait_listening(host, port, tries=50):
+    for _ in range(tries):
+        if ":%d " % port in host.cmd("ss -ltnH"):
+            return
+        time.sleep(0.1)
+    raise AssertionError("nothing listens on %s:%d" % (host.name, port))
+
+
 def admin(switch, path, form=None):
     data = None if form is None else "&".join("%s=%s" % kv for kv in form.items()).encode()
     with urllib.request.urlopen("http://%s%s" % (switch.admin_addr, path), data=data, timeout=5) as r:
@@ -48,6 +57,7 @@ def test_ping_and_iperf3_through_l3router(root, binaries):
         assert "100% packet loss" in h1.cmd("ping -c1 -W1 10.0.0.99")
 
         h2.cmd("iperf3 -s -1 -D")
+        wait_listening(h2, 5201)
         res = json.loads(h1.cmd("iperf3 -c %s -t 2 -J" % h2.IP()))
         assert "error" not in res, res.get("error")
         received = res["end"]["sum_received"]["bytes"]

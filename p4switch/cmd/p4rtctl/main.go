@@ -11,6 +11,8 @@ import (
 	"time"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+
+	"github.com/fairfabric/fairfabric/p4switch/bundle"
 	"google.golang.org/protobuf/encoding/prototext"
 )
 
@@ -192,6 +194,6 @@ func fatal(err error) {
 	os.Exit(1)
 }
 
-// deviceConfig makes the SetForwardingPipelineConfig device config for a
-// program file.
-func deviceConfig(path string) ([]byte, error) { return os.ReadFile(path) }
+// deviceConfig makes the SetForwardingPipelineConfig device config (a P4
+// source bundle) for a program file and its includes.
+func deviceConfig(path string) ([]byte, error) { return bundle.Create(path) }

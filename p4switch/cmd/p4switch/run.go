@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -20,11 +19,13 @@ import (
 
 	"google.golang.org/grpc"
 
+	"github.com/fairfabric/fairfabric/p4switch/bundle"
 	"github.com/fairfabric/fairfabric/p4switch/netio"
 	"github.com/fairfabric/fairfabric/p4switch/server"
 	sw "github.com/fairfabric/fairfabric/p4switch/switch"
 	"github.com/fairfabric/fairfabric/p4switch/target"
 	"github.com/fairfabric/fairfabric/p4switch/tm"
+	"github.com/fairfabric/fairfabric/p4switch/v1model"
 )
 
 func init() {
@@ -236,10 +237,8 @@ func runCmd(args []string) int {
 	return 0
 }
 
-// pipelineLoader turns a device config into a pipeline.
-var pipelineLoader target.Loader = func([]byte, uint32) (target.Pipeline, error) {
-	return nil, errors.New("this build has no P4 loader")
-}
+// pipelineLoader turns a device config (a P4 source bundle) into a pipeline.
+var pipelineLoader target.Loader = v1model.Load
 
-// programBundle makes the device config for a program file.
-func programBundle(path string) ([]byte, error) { return os.ReadFile(path) }
+// programBundle makes the device config for a program file and its includes.
+func programBundle(path string) ([]byte, error) { return bundle.Create(path) }
