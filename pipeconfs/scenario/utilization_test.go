@@ -85,3 +85,62 @@ func TestUtilizationColourEvents(t *testing.T) {
 		t.Fatalf("port_utilizations[3] = %d after the last event, want GREEN", v)
 	}
 }
+
+// withECT marks a frame's IPv4 header ECN-capable (ECT(1)), ipOff bytes in.
+func withECT(frame []byte, ipOff int) []byte {
+	frame[ipOff+1] |= 1
+	frame[ipOff+10], frame[ipOff+11] = 0, 0
+	sum := checksum(frame[ipOff : ipOff+20])
+	frame[ipOff+10], frame[ipOff+11] = byte(sum>>8), byte(sum)
+	return frame
+}
+
+// TestSafeRateMarksWhenClassAndLinkAreOver checks P4TE §6.4.1's mark: a packet
+// of a class over its safe rate on a link that is not GREEN gets CE; a class
+// within its rate on the same busy link does not.
+func TestSafeRateMarksWhenClassAndLinkAreOver(t *testing.T) {
+	h := newHarness(t)
+	leaf(h)
+	slow := &p4v1.MeterConfig{Cir: 1000, Cburst: 1500, Pir: 1000, Pburst: 1500}
+	safe := h.entry(in+"safe_rate.class_safe_rate",
+		[]match{exact("standard_metadata.ingress_port", 1), exact("hdr.ipv4.dscp", dscpLowDelay)}, 0,
+		&p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.action(in + "safe_rate.read_class_color")}})
+	link := h.entry(eg+"sensing.link_util", []match{exact("standard_metadata.egress_port", 3)}, 0,
+		&p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: h.action(eg + "sensing.read_link_color")}})
+	for _, e := range []*p4v1.Entity{safe, link} {
+		h.write(p4v1.Update_INSERT, e)
+		h.write(p4v1.Update_MODIFY, &p4v1.Entity{Entity: &p4v1.Entity_DirectMeterEntry{DirectMeterEntry: &p4v1.DirectMeterEntry{
+			TableEntry: e.GetTableEntry(), Config: slow}}})
+	}
+	const ipOut = 14 + 4 + 20 // Ethernet, tag, fabric shim
+	ecnOut := func(dscp uint8, now time.Duration) byte {
+		for _, o := range h.send(1, withECT(udpFrame(7, h1IP, remoteIP, dscp, 1, 2, 1000), 18), now, 0) {
+			if o.port == 3 {
+				return o.data[ipOut+1] & 3
+			}
+		}
+		t.Fatal("not forwarded to port 3")
+		return 0
+	}
+	now := time.Second
+	if got := ecnOut(dscpLowDelay, now); got != 1 {
+		t.Fatalf("first packet (class and link within their rates): ECN %d, want 1", got)
+	}
+	marked := 0
+	for i := 0; i < 20; i++ {
+		now += 10 * time.Millisecond
+		if ecnOut(dscpLowDelay, now) == 3 {
+			marked++
+		}
+	}
+	if marked < 15 {
+		t.Fatalf("only %d of 20 packets over both rates marked CE", marked)
+	}
+	// A class without a safe-rate entry is within its rate: never marked, busy link or not.
+	for i := 0; i < 5; i++ {
+		now += 10 * time.Millisecond
+		if got := ecnOut(0, now); got != 1 {
+			t.Fatalf("class within its rate marked: ECN %d", got)
+		}
+	}
+}

@@ -520,8 +520,60 @@ else is permitted.""")
     t.write()
 
 
+def ecn_marking():
+    t = Stf("ecn", """
+Physical-queue ECN marking at egress: K = 20 packets on port 2; ECT packets are
+marked CE when the queue depth is strictly above K; non-ECT packets never.""")
+    leaf_setup(t)
+    t.add(E + "ecn.ecn_marking", "standard_metadata.egress_port:2", E + "ecn.set_ecn_threshold",
+          "queue_threshold:20")
+    cases = [(20, 1, 1, "depth == K: not marked"), (21, 1, 3, "depth K + 1, ECT(1): CE"),
+             (21, 2, 3, "ECT(0): CE"), (40, 0, 0, "not ECN-capable: unchanged"),
+             (3, 3, 3, "already CE stays CE")]
+    for i, (depth, ecn_in, ecn_out, why) in enumerate(cases):
+        t.comment(why)
+        t.packet(1, from_host(), udp_packet(H1, H2, ident=i + 1, ecn=ecn_in), qdepth=depth)
+        t.expect(2, to_h2(), udp_packet(H1, H2, ttl=63, ident=i + 1, ecn=ecn_out))
+    t.comment("port 1 has no threshold: never marked")
+    t.packet(2, ethernet(ROUTER, H2_MAC, ETH_IPV4), udp_packet(H2, H1, ecn=1), qdepth=100)
+    t.expect(1, ethernet(H1_MAC, ROUTER, ETH_IPV4), udp_packet(H2, H1, ttl=63, ecn=1))
+    t.write()
+
+
+def spine():
+    t = Stf("spine", """
+A spine from table entries alone: every port faces a leaf (fabric), downward
+routes are the leaves' prefixes (hierarchical addressing). The fabric shim and
+the pinned-path tag pass through; T^Source becomes the spine's ingress time.""")
+    leaf_a, leaf_b = "00:00:00:00:cc:01", "00:00:00:00:cc:02"
+    for port in (1, 2):
+        t.add(I + "port_kind.ingress_port_kind", "standard_metadata.ingress_port:{}".format(port),
+              I + "port_kind.set_ingress_port_kind", "kind:2")
+        t.add(E + "port_kind.egress_port_kind", "standard_metadata.egress_port:{}".format(port),
+              E + "port_kind.set_egress_port_kind", "kind:2")
+    for port, dst in ((1, leaf_a), (2, leaf_b)):
+        t.add(E + "rewrite.port_macs", "standard_metadata.egress_port:{}".format(port), E + "rewrite.rewrite_macs",
+              "src_mac:0x{}, dst_mac:0x{}".format(SPINE1.replace(":", ""), dst.replace(":", "")))
+    t.add(I + "my_station.my_station", "hdr.ethernet.dst_addr:0x" + SPINE1.replace(":", ""), "NoAction")
+    t.add(I + "downward_routing.routing_down", "hdr.ipv4.dst_addr:0x0a000100/24",
+          I + "downward_routing.route_down", "port:1")
+    t.add(I + "downward_routing.routing_down", "hdr.ipv4.dst_addr:0x0a000200/24",
+          I + "downward_routing.route_down", "port:2")
+    t.comment("leaf A -> leaf B, pinned (VID 7) with AQ fields: tag, shim and AQ fields kept")
+    t.packet(1, ethernet(SPINE1, leaf_a, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(100, 5, 6, 1234),
+             udp_packet(H1, REMOTE, ttl=63), ts=9000)
+    t.expect(2, ethernet(leaf_b, SPINE1, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(9000, 5, 6, 1234),
+             udp_packet(H1, REMOTE, ttl=62))
+    t.comment("leaf B -> leaf A, untagged")
+    t.packet(2, ethernet(SPINE1, leaf_b, ETH_FABRIC), fabric(100), udp_packet(REMOTE, H1, ttl=63), ts=9100)
+    t.expect(1, ethernet(leaf_a, SPINE1, ETH_FABRIC), fabric(9100), udp_packet(REMOTE, H1, ttl=62))
+    t.comment("a destination outside both prefixes (no upward groups on this spine): dropped")
+    t.packet(1, ethernet(SPINE1, leaf_a, ETH_FABRIC), fabric(100), udp_packet(H1, "10.0.9.1", ttl=63))
+    t.write()
+
+
 if __name__ == "__main__":
     for make in (forwarding, pinned_paths, queue_events, delay_events, aq_vectors, aq_boundaries,
-                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault):
+                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault, ecn_marking, spine):
         make()
     print("wrote", len(os.listdir(OUT)), "files in", OUT)
