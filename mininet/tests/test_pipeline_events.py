@@ -2,16 +2,13 @@
 queue-depth events reach a packet-in listener.
 
 Two leaves and two spines run pipeconfs/p4/fabric.p4, programmed over
-P4Runtime. Leaf 1 routes plh3's leaf prefix (an LPM entry, i.e. a static
-route) up its link to spine 1, which runs at 5 Mbit/s; plh1 sends UDP frames
-(crafted on a raw socket, so no ARP is needed) to plh3. A burst above that
-rate builds the uplink's queue: leaf 1 must report QUEUE_DEPTH INCREASE events
-for that port, each at least delta above the last, and DECREASE once a slow
-trickle follows the drained queue; plh3 must receive the flow.
-
-(The flow is not a pinned 802.1Q sub-flow: p4switch's AF_PACKET ports do not
-yet restore the VLAN tag the kernel moves to PACKET_AUXDATA, so tagged frames
-arrive untagged. The STF tests cover pinned paths.)
+P4Runtime. plh1's flow to plh3 is pinned at the first hop (path_classifier
+tags it with path id 7), and path 7 is leaf 1's uplink to spine 1, which runs
+at 5 Mbit/s. plh1 sends UDP frames (crafted on a raw socket, so no ARP is
+needed). A burst above 5 Mbit/s builds the uplink's queue: leaf 1 must report
+QUEUE_DEPTH INCREASE events for that port, each at least delta above the last,
+and DECREASE once a slow trickle follows the drained queue; plh3 must receive
+the flow.
 """
 
 import itertools
@@ -133,16 +130,16 @@ def program(net):
                 if leaf == sw.name:
                     cli.add(route, "hdr.ipv4.dst_addr=%s/32" % ip,
                             "action=" + p + "downward_routing.route_down", "port=%d" % port_of(sw, net.get(name)))
-            for name, (ip, _, leaf) in HOSTS.items():
-                if leaf != sw.name:
-                    prefix = ip.rsplit(".", 1)[0] + ".0/24"
-                    cli.add(route, "hdr.ipv4.dst_addr=%s" % prefix,
-                            "action=" + p + "downward_routing.route_down", "port=%d" % port_of(sw, net.get("plS1")))
+            cli.add(p + "pinned_path.pinned_path", "hdr.vlan.vid=7",
+                    "action=" + p + "pinned_path.set_pinned_uplink", "port=%d" % port_of(sw, net.get("plS1")))
         else:
             for leaf, prefix in (("plL1", "10.0.1.0/24"), ("plL2", "10.0.2.0/24")):
                 cli.add(route, "hdr.ipv4.dst_addr=%s" % prefix,
                         "action=" + p + "downward_routing.route_down", "port=%d" % port_of(sw, net.get(leaf)))
     leaf1 = net.get("plL1")
+    controllers["plL1"].add(p + "path_classifier.path_classifier",
+                            "hdr.ipv4.dst_addr=%s&&&255.255.255.255" % HOSTS["plh3"][0],
+                            "action=" + p + "path_classifier.assign_path", "path_id=7", "priority=10")
     controllers["plL1"].add(e + "sensing.queue_sensing",
                             "standard_metadata.egress_port=%d" % port_of(leaf1, net.get("plS1")),
                             "action=" + e + "sensing.set_queue_delta", "queue_delta=%d" % QUEUE_DELTA)

@@ -41,6 +41,7 @@ control FabricIngress(inout headers_t hdr,
     AqClassifyOutbound() aq_classify_outbound;
     AugmentedQueue() aq_ingress;
     DownwardRouting() downward_routing;
+    PathClassifier() path_classifier;
     PinnedPath() pinned_path;
     UpwardRouting() upward_routing;
     ProbeBounce() probe_bounce;
@@ -113,6 +114,9 @@ control FabricIngress(inout headers_t hdr,
                     if (!meta.drop_policy) {
                         if (meta.aq_mark && hdr.ipv4.ecn != 0) {
                             hdr.ipv4.ecn = 3;
+                        }
+                        if (meta.in_port_kind == PORT_KIND_HOST && !hdr.vlan.isValid()) {
+                            path_classifier.apply(hdr, meta, standard_metadata);
                         }
                         downward_routing.apply(hdr, meta, standard_metadata);
                         if (!meta.routed && hdr.vlan.isValid()) {

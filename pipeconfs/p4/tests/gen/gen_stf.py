@@ -130,6 +130,14 @@ router-MAC check, TTL expiry.""")
     bad = bad[:20] + "ffff" + bad[24:]
     t.packet(1, from_host(), bad)
 
+    t.comment("packet-out with do_forward = 0 leaves the given port as is")
+    probe_frame = ethernet(H1_MAC, ROUTER, ETH_IPV4) + udp_packet(REMOTE, H1, ident=7)
+    t.packet(CPU, packet_out(1, 0), probe_frame)
+    t.expect(1, probe_frame)
+    t.comment("packet-out with do_forward = 1 is routed by the pipeline (to h2 here)")
+    t.packet(CPU, packet_out(0, 1), from_host(), udp_packet(REMOTE, H2, ident=8))
+    t.expect(2, to_h2(), udp_packet(REMOTE, H2, ttl=63, ident=8))
+
     t.comment("a second routed packet proves the earlier drops left no state behind")
     t.packet(1, from_host(), udp_packet(H1, H2, ttl=10, ident=2))
     t.expect(2, to_h2(), udp_packet(H1, H2, ttl=9, ident=2))
@@ -169,6 +177,21 @@ hosts; a downward route wins over the tag.""")
 
     t.comment("an unknown VID without routing groups is dropped")
     t.packet(1, ethernet(ROUTER, H1_MAC, ETH_VLAN), vlan(99, ETH_IPV4), udp_packet(H1, REMOTE))
+
+    t.comment("first-hop classifier: untagged h1 -> 10.0.2.1 UDP port 2000 is assigned path 8")
+    t.add(I + "path_classifier.path_classifier",
+          "hdr.ipv4.src_addr:0x0a000101 hdr.ipv4.dst_addr:0x0a000201 hdr.ipv4.protocol:0x11 meta.l4_dst_port:0x07d0",
+          I + "path_classifier.assign_path", "path_id:8", priority=10)
+    t.packet(1, from_host(), udp_packet(H1, REMOTE, ident=5), ts=3000)
+    t.expect(4, ethernet(SPINE2, ROUTER, ETH_VLAN), vlan(8, ETH_FABRIC), fabric(3000),
+             udp_packet(H1, REMOTE, ttl=63, ident=5))
+    t.comment("another destination port matches no entry: not pinned (no groups here: dropped)")
+    t.packet(1, from_host(), udp_packet(H1, REMOTE, dport=2001))
+    t.comment("a classified flow to a local host still follows the downward route, untagged")
+    t.add(I + "path_classifier.path_classifier", "hdr.ipv4.dst_addr:0x0a000102",
+          I + "path_classifier.assign_path", "path_id:8", priority=5)
+    t.packet(1, from_host(), udp_packet(H1, H2, ident=6))
+    t.expect(2, to_h2(), udp_packet(H1, H2, ttl=63, ident=6))
 
     t.write()
 

@@ -54,6 +54,7 @@ public final class FabricConstants {
     public static final PiTableId ACL = PiTableId.of("FabricIngress.acl.acl");
     public static final PiTableId ROUTING_DOWN = PiTableId.of("FabricIngress.downward_routing.routing_down");
     public static final PiTableId PINNED_PATH = PiTableId.of("FabricIngress.pinned_path.pinned_path");
+    public static final PiTableId PATH_CLASSIFIER = PiTableId.of("FabricIngress.path_classifier.path_classifier");
     public static final PiTableId UP_DELAY = PiTableId.of("FabricIngress.upward_routing.up_delay");
     public static final PiTableId UP_QUEUE = PiTableId.of("FabricIngress.upward_routing.up_queue");
     public static final PiTableId UP_UTIL = PiTableId.of("FabricIngress.upward_routing.up_util");
@@ -87,6 +88,7 @@ public final class FabricConstants {
     public static final PiActionId ACL_DROP = PiActionId.of("FabricIngress.acl.acl_drop");
     public static final PiActionId ROUTE_DOWN = PiActionId.of("FabricIngress.downward_routing.route_down");
     public static final PiActionId SET_PINNED_UPLINK = PiActionId.of("FabricIngress.pinned_path.set_pinned_uplink");
+    public static final PiActionId ASSIGN_PATH = PiActionId.of("FabricIngress.path_classifier.assign_path");
     public static final PiActionId SET_LOW_DELAY_PORT =
             PiActionId.of("FabricIngress.upward_routing.set_low_delay_port");
     public static final PiActionId SET_LOW_QUEUE_PORT =
@@ -105,6 +107,7 @@ public final class FabricConstants {
 
     public static final PiActionParamId PORT = PiActionParamId.of("port");
     public static final PiActionParamId KIND = PiActionParamId.of("kind");
+    public static final PiActionParamId PATH_ID = PiActionParamId.of("path_id");
     public static final PiActionParamId SRC_MAC = PiActionParamId.of("src_mac");
     public static final PiActionParamId DST_MAC = PiActionParamId.of("dst_mac");
     public static final PiActionParamId TARGET_MAC = PiActionParamId.of("target_mac");
