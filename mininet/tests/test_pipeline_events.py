@@ -238,6 +238,7 @@ def test_congested_uplink_reports_queue_depth_events(root, binaries):
         queue = [ev for ev in events if ev["metric"] == "QUEUE_DEPTH"]
         assert queue, "no queue-depth events; all packet-ins: %s" % events
         assert all(ev["event_port"] == uplink and ev["reason"] == "EVENT" for ev in queue), queue
+        print("queue-depth events on port %d:" % uplink, [(ev["direction"][0], ev["value"]) for ev in queue])
         increases = [ev["value"] for ev in queue if ev["direction"] == "INCREASE"]
         decreases = [ev for ev in queue if ev["direction"] == "DECREASE"]
         assert len(increases) >= 3, queue
