@@ -48,6 +48,7 @@ control MyIngress(inout headers hdr, inout metadata meta, inout standard_metadat
     table ipv4_lpm {
         key = { hdr.ipv4.dstAddr: lpm; }
         actions = { set_nhop; drop; NoAction; }
+        size = 4;
         default_action = NoAction();
     }
     @name("renamed") table local_name {
