@@ -154,7 +154,7 @@ func (c *checker) compatible(to, from Type, e ast.Expr) bool {
 		}
 	case *Block:
 		if f, ok := uf.(*Block); ok {
-			return f.Kind == t.Kind
+			return f.Kind == t.Kind && len(f.Params) == len(t.Params)
 		}
 	case *ValueSet:
 		return true
