@@ -172,6 +172,18 @@ func (c *compiler) main() {
 		{p.Hdr, p.Meta},            // compute checksum
 		{-1, p.Hdr},                // deparser(packet_out, in H)
 	}
+	for i, b := range blocks {
+		var n int
+		switch d := b.decl.(type) {
+		case *ast.ParserDecl:
+			n = len(d.Params)
+		case *ast.ControlDecl:
+			n = len(d.Params)
+		}
+		if n != len(fixed[i]) {
+			c.fail(m.Args[i].Value.Position(), "V1Switch argument %d must have %d parameters", i+1, len(fixed[i]))
+		}
+	}
 	var fns []func(*State)
 	for i, b := range blocks {
 		c.curBlock = i

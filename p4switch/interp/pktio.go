@@ -3,26 +3,28 @@ package interp
 // readBits returns w (<= 64) bits of p starting at bit offset off, MSB first.
 // Bits beyond the end of p read as zero.
 func readBits(p []byte, off, w int) uint64 {
-	if off&7 == 0 && w&7 == 0 {
-		i := off >> 3
-		if i+w>>3 <= len(p) {
-			var v uint64
-			for _, b := range p[i : i+w>>3] {
-				v = v<<8 | uint64(b)
-			}
-			return v
-		}
+	if w == 0 {
+		return 0
 	}
+	if w > 56 {
+		hi := readBits(p, off, w-32)
+		return hi<<32 | readBits(p, off+w-32, 32)
+	}
+	i := off >> 3
+	// load 8 bytes big-endian from byte i (zero beyond the end)
 	var v uint64
-	for k := 0; k < w; k++ {
-		bit := off + k
-		var b uint64
-		if bit>>3 < len(p) {
-			b = uint64(p[bit>>3]>>(7-uint(bit&7))) & 1
+	if i+8 <= len(p) {
+		v = uint64(p[i])<<56 | uint64(p[i+1])<<48 | uint64(p[i+2])<<40 | uint64(p[i+3])<<32 |
+			uint64(p[i+4])<<24 | uint64(p[i+5])<<16 | uint64(p[i+6])<<8 | uint64(p[i+7])
+	} else {
+		for k := 0; k < 8; k++ {
+			v <<= 8
+			if i+k < len(p) {
+				v |= uint64(p[i+k])
+			}
 		}
-		v = v<<1 | b
 	}
-	return v
+	return v << uint(off&7) >> uint(64-w)
 }
 
 // readWide reads w bits into dst words (little-endian words, value MSB first in the packet).
@@ -56,14 +58,19 @@ func (bw *bitWriter) write(v uint64, w int) {
 		bw.bits += w
 		return
 	}
-	for k := w - 1; k >= 0; k-- {
+	for w > 0 {
 		if bw.bits&7 == 0 {
 			bw.buf = append(bw.buf, 0)
 		}
-		if v>>uint(k)&1 != 0 {
-			bw.buf[len(bw.buf)-1] |= 0x80 >> uint(bw.bits&7)
+		free := 8 - bw.bits&7
+		n := free
+		if w < n {
+			n = w
 		}
-		bw.bits++
+		chunk := v >> uint(w-n) & (1<<uint(n) - 1)
+		bw.buf[len(bw.buf)-1] |= byte(chunk << uint(free-n))
+		bw.bits += n
+		w -= n
 	}
 }
 

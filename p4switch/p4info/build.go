@@ -283,7 +283,7 @@ func annotationStrings(as ast.Annotations) []string {
 	var out []string
 	for _, a := range as {
 		switch a.Name {
-		case "name", "id", "defaultonly", "tableonly", "hidden", "field_list", "controller_header_unused":
+		case "name", "id", "hidden", "field_list":
 			continue
 		}
 		s := "@" + a.Name

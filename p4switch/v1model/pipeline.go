@@ -37,6 +37,9 @@ type Pipeline struct {
 	pre       preState
 	digestCfg map[uint32]*p4v1.DigestEntry_Config
 
+	stdOff  map[string]int
+	flights sync.Pool
+
 	// Log receives log_msg output and assertion failures (nil: discarded).
 	Log func(string)
 }
@@ -66,6 +69,10 @@ func New(c *Compiled, cpuPort uint32) *Pipeline {
 	p := &Pipeline{c: c, p: c.Prog, cpuPort: cpuPort}
 	p.ing, p.eg, p.clone = p.p.NewState(), p.p.NewState(), p.p.NewState()
 	p.region = p.p.Std + p.p.StdLayout.Size
+	p.stdOff = map[string]int{}
+	for k, v := range p.p.StdField {
+		p.stdOff[k] = v
+	}
 	p.pre.groups = map[uint32][]replica{}
 	p.pre.sessions = map[uint32]*cloneSession{}
 	for _, st := range []*interp.State{p.ing, p.eg, p.clone} {
@@ -84,8 +91,10 @@ func (p *Pipeline) Compiled() *Compiled { return p.c }
 // P4Info implements target.Pipeline.
 func (p *Pipeline) P4Info() *p4configv1.P4Info { return p.c.P4Info }
 
+// std returns standard_metadata.name of st. Offsets are cached because
+// this is on the per-packet path.
 func (p *Pipeline) std(st *interp.State, name string) *uint64 {
-	off, ok := p.p.StdField[name]
+	off, ok := p.stdOff[name]
 	if !ok {
 		var dummy uint64
 		return &dummy
@@ -170,7 +179,12 @@ func (p *Pipeline) ingressOnce(port uint32, data []byte, now time.Duration, pres
 
 // capture copies the packet's header, metadata and standard metadata.
 func (p *Pipeline) capture(st *interp.State, payload []byte) *flight {
-	f := &flight{slots: make([]uint64, p.region), payload: append([]byte(nil), payload...)}
+	f, _ := p.flights.Get().(*flight)
+	if f == nil {
+		f = &flight{slots: make([]uint64, p.region)}
+	}
+	f.payload = append(f.payload[:0], payload...)
+	f.truncate = 0
 	copy(f.slots, st.S[:p.region])
 	return f
 }
@@ -275,6 +289,7 @@ func (p *Pipeline) Egress(q target.Queued, m target.QueueMeta) target.EgressResu
 		return res
 	}
 	res.Out = &target.Output{Port: q.EgressPort, Data: out}
+	p.flights.Put(f)
 	return res
 }
 

@@ -154,7 +154,7 @@ func (c *checker) compatible(to, from Type, e ast.Expr) bool {
 		}
 	case *Block:
 		if f, ok := uf.(*Block); ok {
-			return f.Kind == t.Kind
+			return f.Kind == t.Kind && len(f.Params) == len(t.Params)
 		}
 	case *ValueSet:
 		return true
@@ -505,7 +505,12 @@ func (c *checker) unary(s *Scope, e *ast.Unary, expected Type) Type {
 
 func (c *checker) cast(s *Scope, e *ast.Cast) Type {
 	to := c.resolveType(s, e.Type)
-	from := c.expr(s, e.X, to)
+	var hint Type
+	switch e.X.(type) {
+	case *ast.IntLit, *ast.ListExpr, *ast.StructExpr:
+		hint = to
+	}
+	from := c.expr(s, e.X, hint)
 	ut, uf := Underlying(to), Underlying(from)
 	ok := false
 	switch t := ut.(type) {
@@ -569,7 +574,11 @@ func (c *checker) binary(s *Scope, e *ast.Binary, expected Type) Type {
 		}
 		return &Bool{}
 	case "<<", ">>":
-		a := c.expr(s, e.X, expected)
+		var hint Type
+		if _, lit := e.X.(*ast.IntLit); lit {
+			hint = expected
+		}
+		a := c.expr(s, e.X, hint)
 		b := c.expr(s, e.Y, nil)
 		if bb := bitsOf(b); bb != nil && bb.Signed || bitsOf(b) == nil && !isInt(b) {
 			c.errorf(e.Pos, "shift amount must be unsigned")
@@ -596,8 +605,8 @@ func (c *checker) binary(s *Scope, e *ast.Binary, expected Type) Type {
 		}
 		return a
 	}
-	a := c.expr(s, e.X, expected)
-	b := c.expr(s, e.Y, expected)
+	a := c.expr(s, e.X, nil)
+	b := c.expr(s, e.Y, nil)
 	if op != "++" {
 		if isInt(a) && !isInt(b) {
 			a = c.coerce(e.X, a, b)

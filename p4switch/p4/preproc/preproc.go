@@ -38,6 +38,7 @@ type pp struct {
 
 type cond struct {
 	active, taken, parentActive bool
+	pos                         token.Pos
 }
 
 // File preprocesses the file at path.
@@ -103,13 +104,13 @@ func (p *pp) file(path, text string) error {
 			case "ifdef", "ifndef":
 				_, def := p.defines[strings.TrimSpace(rest)]
 				ok := def == (dir == "ifdef")
-				stack = append(stack, cond{active: active() && ok, taken: ok, parentActive: active()})
+				stack = append(stack, cond{active: active() && ok, taken: ok, parentActive: active(), pos: token.Pos{File: pos.File, Line: pos.Line, Col: 1}})
 			case "if":
 				v, err := p.evalCond(rest)
 				if err != nil {
 					return errf("%v", err)
 				}
-				stack = append(stack, cond{active: active() && v, taken: v, parentActive: active()})
+				stack = append(stack, cond{active: active() && v, taken: v, parentActive: active(), pos: token.Pos{File: pos.File, Line: pos.Line, Col: 1}})
 			case "elif":
 				if len(stack) == 0 {
 					return errf("#elif without #if")
@@ -187,7 +188,7 @@ func (p *pp) file(path, text string) error {
 		p.emit(p.expand(line, 0), pos)
 	}
 	if len(stack) != 0 {
-		return &token.Error{Pos: token.Pos{File: name, Line: lineNo - 1, Col: 1}, Msg: "missing #endif"}
+		return &token.Error{Pos: stack[len(stack)-1].pos, Msg: "missing #endif for this #if"}
 	}
 	return nil
 }
