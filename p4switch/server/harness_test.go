@@ -28,7 +28,7 @@ const (
 // harness is a running switch with three in-memory ports, its P4Runtime
 // server on a loopback TCP port, and a client connection.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	sw     *sw.Switch
 	srv    *Server
 	client p4v1.P4RuntimeClient
@@ -36,7 +36,7 @@ type harness struct {
 	frames map[uint32]chan []byte    // frames arriving at each host
 }
 
-func newHarness(t *testing.T, loader target.Loader) *harness {
+func newHarness(t testing.TB, loader target.Loader) *harness {
 	t.Helper()
 	h := &harness{t: t, hosts: map[uint32]*netio.MemPort{}, frames: map[uint32]chan []byte{}}
 	ports := map[uint32]netio.Port{}
@@ -91,7 +91,7 @@ func newHarness(t *testing.T, loader target.Loader) *harness {
 
 // stream is one arbitrated StreamChannel.
 type stream struct {
-	t      *testing.T
+	t      testing.TB
 	s      p4v1.P4Runtime_StreamChannelClient
 	msgs   chan *p4v1.StreamMessageResponse
 	err    chan error

@@ -67,12 +67,15 @@ type txItem struct {
 
 type txPort struct {
 	port netio.Port
-	ch   chan txItem
+	ch   chan []txItem // batches from the pipeline goroutine to the writer
+	free chan []txItem // emptied batches back to the pipeline goroutine
 	sent atomic.Uint64
+
+	pending []txItem // owned by the pipeline goroutine until flushed
 }
 
-// txDepth is how many frames may wait for their port's writer goroutine.
-const txDepth = 4096
+// txDepth is how many batches may wait for their port's writer goroutine.
+const txDepth = 1024
 
 // maxRecirc bounds recirculated packets waiting in one loop iteration, so a
 // program that recirculates forever cannot wedge the switch.
@@ -117,7 +120,7 @@ func New(cfg Config) (*Switch, error) {
 		tx: map[uint32]*txPort{}, stop: make(chan struct{}),
 	}
 	for num, p := range cfg.Ports {
-		s.tx[num] = &txPort{port: p, ch: make(chan txItem, txDepth)}
+		s.tx[num] = &txPort{port: p, ch: make(chan []txItem, txDepth), free: make(chan []txItem, txDepth+1)}
 	}
 	return s, nil
 }
@@ -238,49 +241,72 @@ func (s *Switch) readLoop(num uint32, p netio.Port) {
 
 func (s *Switch) writeLoop(t *txPort) {
 	defer s.wg.Done()
-	var pending *txItem
-	batch := make([][]byte, 0, netio.Batch)
+	frames := make([][]byte, 0, netio.Batch)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	for {
-		var first txItem
-		if pending != nil {
-			first, pending = *pending, nil
-		} else {
-			select {
-			case first = <-t.ch:
-			case <-s.stop:
-				return
-			}
+	write := func() {
+		if len(frames) == 0 {
+			return
 		}
-		if wait := first.at - s.Now(); wait > 0 {
-			timer.Reset(wait)
-			select {
-			case <-timer.C:
-			case <-s.stop:
-				return
-			}
-		}
-		batch = append(batch[:0], first.data)
-		now := s.Now()
-	drain:
-		for len(batch) < netio.Batch {
-			select {
-			case it := <-t.ch:
-				if it.at > now {
-					pending = &it
-					break drain
-				}
-				batch = append(batch, it.data)
-			default:
-				break drain
-			}
-		}
-		if err := t.port.WriteBatch(batch); err != nil && !s.stopped.Load() {
+		if err := t.port.WriteBatch(frames); err != nil && !s.stopped.Load() {
 			s.log.Warn("port write failed", "if", t.port.Name(), "err", err)
 		}
-		t.sent.Add(uint64(len(batch)))
+		t.sent.Add(uint64(len(frames)))
+		clear(frames)
+		frames = frames[:0]
+	}
+	for {
+		var batch []txItem
+		select {
+		case batch = <-t.ch:
+		case <-s.stop:
+			return
+		}
+		now := s.Now()
+		for _, it := range batch {
+			if wait := it.at - now; wait > 0 { // propagation delay
+				write()
+				timer.Reset(wait)
+				select {
+				case <-timer.C:
+				case <-s.stop:
+					return
+				}
+				now = s.Now()
+			}
+			frames = append(frames, it.data)
+			if len(frames) == netio.Batch {
+				write()
+			}
+		}
+		write()
 		clear(batch)
+		select {
+		case t.free <- batch[:0]:
+		default:
+		}
+	}
+}
+
+// flushTx hands every port's pending frames to its writer.
+func (s *Switch) flushTx() {
+	for _, t := range s.tx {
+		if len(t.pending) == 0 {
+			continue
+		}
+		select {
+		case t.ch <- t.pending:
+		default:
+			s.Counters.TxQueueDrops.Add(uint64(len(t.pending)))
+			clear(t.pending)
+			t.pending = t.pending[:0]
+			continue
+		}
+		select {
+		case t.pending = <-t.free:
+		default:
+			t.pending = make([]txItem, 0, netio.Batch)
+		}
 	}
 }
 
@@ -319,6 +345,7 @@ func (s *Switch) pipelineLoop() {
 			}
 			continue
 		}
+		s.flushTx()
 		var wake <-chan time.Time
 		if at, ok := s.tm.NextDeparture(); ok {
 			if wait := at - s.Now(); wait <= 0 {
@@ -380,10 +407,9 @@ func (s *Switch) handleEgress(res target.EgressResult, now time.Duration) {
 	if !ok || s.tm.Lose(out.Port) {
 		return
 	}
-	select {
-	case t.ch <- txItem{data: out.Data, at: now + s.tm.Delay(out.Port)}:
-	default:
-		s.Counters.TxQueueDrops.Add(1)
+	t.pending = append(t.pending, txItem{data: out.Data, at: now + s.tm.Delay(out.Port)})
+	if len(t.pending) >= netio.Batch {
+		s.flushTx()
 	}
 }
 

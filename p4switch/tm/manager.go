@@ -16,6 +16,7 @@ import (
 type Manager struct {
 	ports map[uint32]*port
 	order []uint32 // port numbers, for round-robin service
+	list  []*port  // ports in the same order
 	next  int      // index in order where the next Dequeue scan starts
 	rng   *rand.Rand
 
@@ -54,6 +55,9 @@ func New(configs map[uint32]PortConfig, seed uint64) (*Manager, error) {
 		m.order = append(m.order, num)
 	}
 	sort.Slice(m.order, func(i, j int) bool { return m.order[i] < m.order[j] })
+	for _, num := range m.order {
+		m.list = append(m.list, m.ports[num])
+	}
 	return m, nil
 }
 
@@ -118,9 +122,9 @@ func (m *Manager) Enqueue(pkt target.Queued, now time.Duration) bool {
 // Dequeue takes the next packet whose port's link is free at time now,
 // serving ports round-robin and priorities strictly (highest first).
 func (m *Manager) Dequeue(now time.Duration) (target.Queued, target.QueueMeta, bool) {
-	for i := range m.order {
-		idx := (m.next + i) % len(m.order)
-		p := m.ports[m.order[idx]]
+	for i := range m.list {
+		idx := (m.next + i) % len(m.list)
+		p := m.list[idx]
 		if p.waiting == 0 || p.nextFree > now {
 			continue
 		}
@@ -138,7 +142,7 @@ func (m *Manager) Dequeue(now time.Duration) (target.Queued, target.QueueMeta, b
 				start := max(p.nextFree, e.enq)
 				p.nextFree = start + time.Duration(uint64(e.pkt.Length)*8*uint64(time.Second)/rate)
 			}
-			m.next = (idx + 1) % len(m.order)
+			m.next = (idx + 1) % len(m.list)
 			return e.pkt, target.QueueMeta{
 				EnqTimestamp: e.enq,
 				EnqQdepth:    e.enqDepth,
@@ -155,7 +159,7 @@ func (m *Manager) Dequeue(now time.Duration) (target.Queued, target.QueueMeta, b
 func (m *Manager) NextDeparture() (time.Duration, bool) {
 	var at time.Duration
 	found := false
-	for _, p := range m.ports {
+	for _, p := range m.list {
 		if p.waiting > 0 && (!found || p.nextFree < at) {
 			at, found = p.nextFree, true
 		}

@@ -8,8 +8,8 @@
 # p4rtctl inserts entries in batches. Options (environment):
 #   BENCH_SECONDS (10)  iperf3 duration per path
 #   BENCH_INSERTS (50000), BENCH_BATCH (1000)
-#   BENCH_PROFILE=1     also write a CPU profile of p4switch and print the
-#                       share of time spent in the P4 pipeline
+#   BENCH_PROFILE=1     also take a CPU profile of p4switch during its iperf3
+#                       run and print the share of time in the P4 pipeline
 set -euo pipefail
 FF_ROOT="${FF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 SECONDS_PER_RUN="${BENCH_SECONDS:-10}"
@@ -81,9 +81,9 @@ ip link del prbbr0
 
 echo "[bench] p4switch with l3router (${SECONDS_PER_RUN}s)"
 PROFILE_ARGS=()
-[ "${BENCH_PROFILE:-0}" = 1 ] && PROFILE_ARGS=(--cpu-profile "$WORK/cpu.pprof")
+[ "${BENCH_PROFILE:-0}" = 1 ] && PROFILE_ARGS=(--pprof-addr 127.0.0.1:0)
 "$WORK/p4switch" run --device-id 1 --grpc-addr 127.0.0.1:0 --grpc-addr-file "$WORK/grpc.addr" \
-    --admin-addr "" --cpu-port 255 -i 1@prbv1 -i 2@prbv2 --log-level warn "${PROFILE_ARGS[@]}" \
+    --admin-addr "" --cpu-port 255 -i 1@prbv1 -i 2@prbv2 --log-level info "${PROFILE_ARGS[@]}" \
     >"$WORK/p4switch.log" 2>&1 &
 SWITCH_PID=$!
 for _ in $(seq 100); do [ -s "$WORK/grpc.addr" ] && break; sleep 0.1; done
@@ -94,7 +94,14 @@ for i in 1 2; do
     "${CTL[@]}" add RouterIngress.ipv4_lpm "hdr.ipv4.dstAddr=10.9.0.$i/32" action=RouterIngress.ipv4_forward \
         "dstAddr=00:00:00:00:09:0$i" "port=$i"
 done
+PROFILER=""
+if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+    PPROF_ADDR=$(sed -n 's/.*pprof listening.*addr=\([^ ]*\).*/\1/p' "$WORK/p4switch.log" | head -1)
+    curl -s -o "$WORK/cpu.pprof" "http://$PPROF_ADDR/debug/pprof/profile?seconds=$((SECONDS_PER_RUN - 1))" &
+    PROFILER=$!
+fi
 SWITCH=$(measure "p4switch (l3router):")
+[ -n "$PROFILER" ] && wait "$PROFILER"
 
 echo "[bench] P4Runtime inserts ($INSERTS entries, batches of $BATCH)"
 "${CTL[@]}" push "$PROGRAM"
@@ -110,6 +117,11 @@ echo "$INSERT_LINE"
 echo "targets: p4switch >= 1.1 Gbit/s; >= 20000 inserts/s"
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     echo
-    echo "== CPU profile of p4switch during the iperf3 run and inserts: $WORK/cpu.pprof =="
-    go tool pprof -top -cum "$WORK/p4switch" "$WORK/cpu.pprof" 2>/dev/null | head -40
+    echo "== CPU profile of p4switch during its iperf3 run: $WORK/cpu.pprof =="
+    TOP=$(go tool pprof -top -cum "$WORK/p4switch" "$WORK/cpu.pprof" 2>/dev/null)
+    printf '%s\n' "$TOP" | head -45
+    printf '%s\n' "$TOP" | awk '
+        /^Duration:/ { for (i = 1; i <= NF; i++) if ($i == "=") total = $(i+1) }
+        /v1model\.\(\*Pipeline\)\.(Ingress|Egress)$/ { v = $4; unit = (v ~ /ms$/) ? 1000 : 1; sub(/m?s$/, "", v); pipe += v / unit }
+        END { sub(/s$/, "", total); if (total > 0) printf "pipeline (v1model Ingress+Egress): %.2fs of %.2fs switch CPU = %.0f%%\n", pipe, total, 100 * pipe / total }'
 fi

@@ -121,11 +121,17 @@ func describe(err error) error {
 	}
 	st := status.Convert(err)
 	msg := st.Message()
+	shown := 0
 	for i, d := range st.Proto().Details {
 		e := &p4v1.Error{}
-		if d.UnmarshalTo(e) == nil && e.CanonicalCode != 0 {
-			msg += fmt.Sprintf("\n  update %d: %s: %s", i, codes.Code(e.CanonicalCode), e.Message)
+		if d.UnmarshalTo(e) != nil || e.CanonicalCode == 0 {
+			continue
 		}
+		if shown++; shown > 10 {
+			msg += "\n  ..."
+			break
+		}
+		msg += fmt.Sprintf("\n  update %d: %s: %s", i, codes.Code(e.CanonicalCode), e.Message)
 	}
 	return fmt.Errorf("%s: %s", st.Code(), msg)
 }

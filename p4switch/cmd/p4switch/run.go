@@ -7,10 +7,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -79,7 +79,7 @@ func runCmd(args []string) int {
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	program := fs.String("p4", "", "P4 program to load at start (as a P4Runtime client's VERIFY_AND_COMMIT would)")
 	addrFile := fs.String("grpc-addr-file", "", "write the gRPC listen address here once listening (for --grpc-addr with port 0)")
-	cpuProfile := fs.String("cpu-profile", "", "write a Go CPU profile of the whole run to this file")
+	pprofAddr := fs.String("pprof-addr", "", "serve Go's /debug/pprof/ profiles on this address (e.g. 127.0.0.1:6060)")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed for link loss")
 	ports := portFlag{}
 	fs.Var(ports, "i", "`PORT@IFNAME`: attach interface IFNAME as port PORT (repeatable)")
@@ -197,15 +197,16 @@ func runCmd(args []string) int {
 		admin = &http.Server{Handler: tm.AdminHandler(s.TM()), ReadHeaderTimeout: 5 * time.Second}
 		go admin.Serve(al)
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
+	if *pprofAddr != "" {
+		pl, err := net.Listen("tcp", *pprofAddr)
 		if err != nil {
-			return fail("--cpu-profile: %v", err)
+			return fail("--pprof-addr: %v", err)
 		}
-		defer func() { pprof.StopCPUProfile(); f.Close() }()
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		go (&http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}).Serve(pl)
+		log.Info("pprof listening", "addr", pl.Addr().String())
 	}
 	s.Start()
 	go g.Serve(lis)

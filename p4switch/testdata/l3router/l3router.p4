@@ -131,7 +131,7 @@ control RouterIngress(inout headers_t hdr, inout metadata_t meta,
         key = { hdr.ipv4.dstAddr: lpm; }
         actions = { ipv4_forward; send_to_cpu; drop; NoAction; }
         counters = lpm_hits;
-        size = 4096;
+        size = 65536;
         default_action = NoAction();
     }
 
