@@ -14,6 +14,15 @@ import org.onlab.packet.Ethernet;
 import org.onlab.packet.MacAddress;
 import org.onlab.util.ImmutableByteSequence;
 import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DefaultAnnotations;
+import org.onosproject.net.DefaultPort;
+import org.onosproject.net.Port;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.driver.Behaviour;
+import org.onosproject.net.driver.Driver;
+import org.onosproject.net.driver.DriverData;
+import org.onosproject.net.driver.DriverHandler;
 import org.onosproject.net.DeviceId;
 import org.onosproject.net.PortNumber;
 import org.onosproject.net.flow.DefaultTrafficTreatment;
@@ -99,6 +108,50 @@ class InterpreterImplTest {
             ports.add(valueOf(op, FabricConstants.EGRESS_PORT));
         }
         assertEquals(List.of(1L, 4L), ports);
+    }
+
+    @Test
+    void floodGoesToEveryEnabledPhysicalPort() throws Exception {
+        List<Port> ports = List.of(
+                new DefaultPort(null, PortNumber.portNumber(1), true, DefaultAnnotations.EMPTY),
+                new DefaultPort(null, PortNumber.portNumber(2), false, DefaultAnnotations.EMPTY),
+                new DefaultPort(null, PortNumber.portNumber(3), true, DefaultAnnotations.EMPTY),
+                new DefaultPort(null, PortNumber.portNumber(255), true, DefaultAnnotations.EMPTY));
+        DeviceService devices = new DeviceServiceAdapter() {
+            @Override
+            public List<Port> getPorts(DeviceId deviceId) {
+                return deviceId.equals(DEVICE) ? ports : List.of();
+            }
+        };
+        interpreter.setHandler(new DriverHandler() {
+            @Override
+            public Driver driver() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public DriverData data() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public <T extends Behaviour> T behaviour(Class<T> behaviourClass) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public <T> T get(Class<T> serviceClass) {
+                return serviceClass.cast(devices);
+            }
+        });
+        DefaultOutboundPacket out = new DefaultOutboundPacket(DEVICE,
+                DefaultTrafficTreatment.builder().setOutput(PortNumber.FLOOD).build(), ByteBuffer.wrap(frame()));
+
+        List<Long> egress = new ArrayList<>();
+        for (PiPacketOperation op : interpreter.mapOutboundPacket(out)) {
+            egress.add(valueOf(op, FabricConstants.EGRESS_PORT));
+        }
+        assertEquals(List.of(1L, 3L), egress);
     }
 
     @Test
