@@ -1,0 +1,114 @@
+package netio
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+)
+
+// vethPair creates a veth pair for the test and removes it afterwards.
+func vethPair(t *testing.T) (string, string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Fatal("this test needs root (it creates a veth pair)")
+	}
+	a, b := fmt.Sprintf("prn%da", os.Getpid()%100000), fmt.Sprintf("prn%db", os.Getpid()%100000)
+	run := func(args ...string) {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v\n%s", args, err, out)
+		}
+	}
+	run("link", "add", a, "type", "veth", "peer", "name", b)
+	t.Cleanup(func() { exec.Command("ip", "link", "del", a).Run() })
+	run("link", "set", a, "up")
+	run("link", "set", b, "up")
+	for _, n := range []string{a, b} { // no IPv6 chatter on the test link
+		os.WriteFile("/proc/sys/net/ipv6/conf/"+n+"/disable_ipv6", []byte("1"), 0o644)
+	}
+	return a, b
+}
+
+func frame(i int) []byte {
+	f := make([]byte, 60)
+	copy(f, []byte{0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01, 0x88, 0xb5})
+	f[20] = byte(i)
+	return f
+}
+
+// readFrames reads until n frames of the test's EtherType arrived or 2s passed.
+func readFrames(t *testing.T, p Port, n int) [][]byte {
+	t.Helper()
+	got := make(chan [][]byte, 1)
+	go func() {
+		var out [][]byte
+		bufs := make([][]byte, Batch)
+		for i := range bufs {
+			bufs[i] = make([]byte, MaxFrame)
+		}
+		lens := make([]int, Batch)
+		for len(out) < n {
+			k, err := p.ReadBatch(bufs, lens)
+			if err != nil {
+				break
+			}
+			for i := 0; i < k; i++ {
+				if f := bufs[i][:lens[i]]; len(f) > 13 && f[12] == 0x88 && f[13] == 0xb5 {
+					out = append(out, append([]byte(nil), f...))
+				}
+			}
+		}
+		got <- out
+	}()
+	select {
+	case out := <-got:
+		return out
+	case <-time.After(2 * time.Second):
+		p.Close()
+		return <-got
+	}
+}
+
+func TestAFPacketBatchesAndIgnoresOwnFrames(t *testing.T) {
+	a, b := vethPair(t)
+	pa, err := OpenAFPacket(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb, err := OpenAFPacket(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames [][]byte
+	for i := 0; i < 100; i++ { // more than one batch
+		frames = append(frames, frame(i))
+	}
+	frames = append(frames, nil) // empty frames are skipped, not sent
+	if err := pb.WriteBatch(frames); err != nil {
+		t.Fatal(err)
+	}
+	got := readFrames(t, pa, 100)
+	if len(got) != 100 {
+		t.Fatalf("received %d frames, want 100", len(got))
+	}
+	for i, f := range got {
+		if !bytes.Equal(f, frame(i)) {
+			t.Fatalf("frame %d = %x, want %x", i, f, frame(i))
+		}
+	}
+	// The sender must not read back its own transmissions.
+	pb.WriteBatch([][]byte{frame(200)})
+	go func() { time.Sleep(300 * time.Millisecond); pb.Close() }()
+	if own := readFrames(t, pb, 1); len(own) != 0 {
+		t.Fatalf("sender read back %d of its own frames", len(own))
+	}
+}
+
+func TestOpenMissingInterface(t *testing.T) {
+	if _, err := OpenAFPacket("prnosuchif0"); err == nil {
+		t.Fatal("opened a missing interface")
+	}
+}

@@ -1,0 +1,431 @@
+// Package sw is the switch glue (directory "switch"; switch is a Go
+// keyword): ports → Ingress → traffic manager → Egress → ports or CPU.
+//
+// One goroutine reads each port, one writes each port (holding frames for
+// the port's propagation delay), and a single pipeline goroutine runs
+// Ingress and Egress and owns the traffic manager, so the hot path takes no
+// locks: goroutines hand frames over in batches through channels.
+package sw
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fairfabric/fairfabric/p4switch/netio"
+	"github.com/fairfabric/fairfabric/p4switch/target"
+	"github.com/fairfabric/fairfabric/p4switch/tm"
+)
+
+// Config describes a switch's ports.
+type Config struct {
+	Ports   map[uint32]netio.Port    // data-plane ports by number
+	Queues  map[uint32]tm.PortConfig // per port; ports missing here get DefaultConfig
+	CPUPort uint32                   // 0 = none; packets to it go to OnPacketIn
+	Seed    uint64                   // random loss sequence
+	Log     *slog.Logger
+}
+
+// Switch runs packets through the loaded pipeline.
+type Switch struct {
+	cfg   Config
+	log   *slog.Logger
+	tm    *tm.Manager
+	start time.Time
+
+	pipe    target.Pipeline // owned by the pipeline goroutine
+	in      chan []arrival
+	control chan func()
+	tx      map[uint32]*txPort
+	stop    chan struct{}
+	wg      sync.WaitGroup
+	stopped atomic.Bool
+
+	onPacketIn atomic.Pointer[func([]byte)]
+	onDigest   atomic.Pointer[func([]target.Digest)]
+
+	Counters Counters
+}
+
+// Counters are switch-wide packet counters.
+type Counters struct {
+	Received, NoPipeline, PacketIns, RecircDrops, TxQueueDrops atomic.Uint64
+}
+
+type arrival struct {
+	port uint32
+	data []byte
+}
+
+type txItem struct {
+	data []byte
+	at   time.Duration // release time (propagation delay)
+}
+
+type txPort struct {
+	port netio.Port
+	ch   chan []txItem // batches from the pipeline goroutine to the writer
+	free chan []txItem // emptied batches back to the pipeline goroutine
+	sent atomic.Uint64
+
+	pending []txItem // owned by the pipeline goroutine until flushed
+}
+
+// txDepth is how many batches may wait for their port's writer goroutine.
+const txDepth = 1024
+
+// maxRecirc bounds recirculated packets waiting in one loop iteration, so a
+// program that recirculates forever cannot wedge the switch.
+const maxRecirc = 1024
+
+// New makes a switch; Start runs it.
+func New(cfg Config) (*Switch, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if _, clash := cfg.Ports[cfg.CPUPort]; clash && cfg.CPUPort != 0 {
+		return nil, fmt.Errorf("port %d is both the CPU port and an interface", cfg.CPUPort)
+	}
+	queues := map[uint32]tm.PortConfig{}
+	for num := range cfg.Ports {
+		c, ok := cfg.Queues[num]
+		if !ok {
+			c = tm.DefaultConfig()
+		}
+		queues[num] = c
+	}
+	for num := range cfg.Queues {
+		if _, ok := cfg.Ports[num]; !ok && num != cfg.CPUPort {
+			return nil, fmt.Errorf("queue settings for port %d, which has no interface", num)
+		}
+	}
+	if cfg.CPUPort != 0 {
+		c, ok := cfg.Queues[cfg.CPUPort]
+		if !ok {
+			c = tm.DefaultConfig()
+			c.Depth = 1024
+		}
+		queues[cfg.CPUPort] = c
+	}
+	m, err := tm.New(queues, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	s := &Switch{
+		cfg: cfg, log: cfg.Log, tm: m, start: time.Now(),
+		in: make(chan []arrival, 1024), control: make(chan func()),
+		tx: map[uint32]*txPort{}, stop: make(chan struct{}),
+	}
+	for num, p := range cfg.Ports {
+		s.tx[num] = &txPort{port: p, ch: make(chan []txItem, txDepth), free: make(chan []txItem, txDepth+1)}
+	}
+	return s, nil
+}
+
+// TM is the traffic manager, for the admin interface.
+func (s *Switch) TM() *tm.Manager { return s.tm }
+
+// CPUPort is the configured CPU port number (0 = none).
+func (s *Switch) CPUPort() uint32 { return s.cfg.CPUPort }
+
+// Now is the switch clock.
+func (s *Switch) Now() time.Duration { return time.Since(s.start) }
+
+// OnPacketIn sets the function that receives frames the pipeline sends to
+// the CPU port (still carrying the packet_in header). It runs on the
+// pipeline goroutine and must not block.
+func (s *Switch) OnPacketIn(f func(frame []byte)) { s.onPacketIn.Store(&f) }
+
+// OnDigest sets the function that receives digests; it must not block.
+func (s *Switch) OnDigest(f func([]target.Digest)) { s.onDigest.Store(&f) }
+
+// Start runs the port and pipeline goroutines.
+func (s *Switch) Start() {
+	s.wg.Add(1)
+	go s.pipelineLoop()
+	for num, p := range s.cfg.Ports {
+		s.wg.Add(2)
+		go s.readLoop(num, p)
+		go s.writeLoop(s.tx[num])
+	}
+}
+
+// Stop closes the ports and waits for every goroutine to end.
+func (s *Switch) Stop() {
+	if s.stopped.Swap(true) {
+		return
+	}
+	close(s.stop)
+	for _, p := range s.cfg.Ports {
+		p.Close()
+	}
+	s.wg.Wait()
+}
+
+// errStopped is returned by calls made after Stop.
+var errStopped = errors.New("switch stopped")
+
+// SetPipeline replaces the running pipeline (nil unloads it). Packets
+// queued for the old pipeline are dropped.
+func (s *Switch) SetPipeline(p target.Pipeline) error {
+	return s.do(func() {
+		s.tm.Flush()
+		s.pipe = p
+	})
+}
+
+// do runs f on the pipeline goroutine and waits for it.
+func (s *Switch) do(f func()) error {
+	done := make(chan struct{})
+	select {
+	case s.control <- func() { f(); close(done) }:
+	case <-s.stop:
+		return errStopped
+	}
+	<-done
+	return nil
+}
+
+// InjectFromCPU sends a frame (starting with the packet_out header) into
+// the ingress pipeline on the CPU port.
+func (s *Switch) InjectFromCPU(frame []byte) error {
+	if s.cfg.CPUPort == 0 {
+		return errors.New("no CPU port configured")
+	}
+	select {
+	case s.in <- []arrival{{port: s.cfg.CPUPort, data: frame}}:
+		return nil
+	case <-s.stop:
+		return errStopped
+	}
+}
+
+func (s *Switch) readLoop(num uint32, p netio.Port) {
+	defer s.wg.Done()
+	bufs := make([][]byte, netio.Batch)
+	for i := range bufs {
+		bufs[i] = make([]byte, netio.MaxFrame)
+	}
+	lens := make([]int, netio.Batch)
+	for {
+		n, err := p.ReadBatch(bufs, lens)
+		if err != nil {
+			if !s.stopped.Load() {
+				s.log.Error("port read failed; port stops receiving", "port", num, "if", p.Name(), "err", err)
+			}
+			return
+		}
+		// One allocation holds the whole batch; each frame is its own slice.
+		total := 0
+		for i := 0; i < n; i++ {
+			total += lens[i]
+		}
+		slab := make([]byte, total)
+		batch := make([]arrival, n)
+		off := 0
+		for i := 0; i < n; i++ {
+			copy(slab[off:], bufs[i][:lens[i]])
+			batch[i] = arrival{port: num, data: slab[off : off+lens[i] : off+lens[i]]}
+			off += lens[i]
+		}
+		select {
+		case s.in <- batch:
+		case <-s.stop:
+			return
+		}
+	}
+}
+
+func (s *Switch) writeLoop(t *txPort) {
+	defer s.wg.Done()
+	frames := make([][]byte, 0, netio.Batch)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	write := func() {
+		if len(frames) == 0 {
+			return
+		}
+		if err := t.port.WriteBatch(frames); err != nil && !s.stopped.Load() {
+			s.log.Warn("port write failed", "if", t.port.Name(), "err", err)
+		}
+		t.sent.Add(uint64(len(frames)))
+		clear(frames)
+		frames = frames[:0]
+	}
+	for {
+		var batch []txItem
+		select {
+		case batch = <-t.ch:
+		case <-s.stop:
+			return
+		}
+		now := s.Now()
+		for _, it := range batch {
+			if wait := it.at - now; wait > 0 { // propagation delay
+				write()
+				timer.Reset(wait)
+				select {
+				case <-timer.C:
+				case <-s.stop:
+					return
+				}
+				now = s.Now()
+			}
+			frames = append(frames, it.data)
+			if len(frames) == netio.Batch {
+				write()
+			}
+		}
+		write()
+		clear(batch)
+		select {
+		case t.free <- batch[:0]:
+		default:
+		}
+	}
+}
+
+// flushTx hands every port's pending frames to its writer.
+func (s *Switch) flushTx() {
+	for _, t := range s.tx {
+		if len(t.pending) == 0 {
+			continue
+		}
+		select {
+		case t.ch <- t.pending:
+		default:
+			s.Counters.TxQueueDrops.Add(uint64(len(t.pending)))
+			clear(t.pending)
+			t.pending = t.pending[:0]
+			continue
+		}
+		select {
+		case t.pending = <-t.free:
+		default:
+			t.pending = make([]txItem, 0, netio.Batch)
+		}
+	}
+}
+
+func (s *Switch) pipelineLoop() {
+	defer s.wg.Done()
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	var recirc []target.Recirculation
+	for {
+		now := s.Now()
+		for {
+			q, meta, ok := s.tm.Dequeue(now)
+			if !ok {
+				break
+			}
+			if s.pipe == nil {
+				continue
+			}
+			res := s.pipe.Egress(q, meta)
+			s.handleEgress(res, now)
+			for _, r := range res.Recirc {
+				if len(recirc) >= maxRecirc {
+					s.Counters.RecircDrops.Add(1)
+					continue
+				}
+				recirc = append(recirc, r)
+			}
+		}
+		if len(recirc) > 0 {
+			rs := recirc
+			recirc = nil
+			for _, r := range rs {
+				if s.pipe != nil {
+					s.ingress(target.Arrival{Port: 0, Data: r.Data, Now: s.Now(), Preserved: r.Preserved})
+				}
+			}
+			continue
+		}
+		s.flushTx()
+		var wake <-chan time.Time
+		if at, ok := s.tm.NextDeparture(); ok {
+			if wait := at - s.Now(); wait <= 0 {
+				continue
+			} else {
+				timer.Reset(wait)
+				wake = timer.C
+			}
+		}
+		select {
+		case batch := <-s.in:
+			s.Counters.Received.Add(uint64(len(batch)))
+			if s.pipe == nil {
+				s.Counters.NoPipeline.Add(uint64(len(batch)))
+				break
+			}
+			now := s.Now()
+			for _, a := range batch {
+				s.ingress(target.Arrival{Port: a.port, Data: a.data, Now: now})
+			}
+		case f := <-s.control:
+			f()
+		case <-wake:
+			wake = nil
+		case <-s.stop:
+			return
+		}
+		if wake != nil {
+			timer.Stop() // Go ≥1.23: no stale tick is left in timer.C
+		}
+	}
+}
+
+func (s *Switch) ingress(a target.Arrival) {
+	res := s.pipe.Ingress(a)
+	for _, q := range res.Queued {
+		s.tm.Enqueue(q, a.Now)
+	}
+	s.digests(res.Digests)
+}
+
+func (s *Switch) handleEgress(res target.EgressResult, now time.Duration) {
+	for _, q := range res.Queued {
+		s.tm.Enqueue(q, now)
+	}
+	s.digests(res.Digests)
+	out := res.Out
+	if out == nil || len(out.Data) == 0 {
+		return
+	}
+	if out.Port == s.cfg.CPUPort && s.cfg.CPUPort != 0 {
+		s.Counters.PacketIns.Add(1)
+		if f := s.onPacketIn.Load(); f != nil {
+			(*f)(out.Data)
+		}
+		return
+	}
+	t, ok := s.tx[out.Port]
+	if !ok || s.tm.Lose(out.Port) {
+		return
+	}
+	t.pending = append(t.pending, txItem{data: out.Data, at: now + s.tm.Delay(out.Port)})
+	if len(t.pending) >= netio.Batch {
+		s.flushTx()
+	}
+}
+
+func (s *Switch) digests(ds []target.Digest) {
+	if len(ds) == 0 {
+		return
+	}
+	if f := s.onDigest.Load(); f != nil {
+		(*f)(ds)
+	}
+}
+
+// Sent counts frames handed to port num's interface.
+func (s *Switch) Sent(num uint32) uint64 {
+	if t, ok := s.tx[num]; ok {
+		return t.sent.Load()
+	}
+	return 0
+}
