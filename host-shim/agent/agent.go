@@ -26,6 +26,18 @@ type Config struct {
 	Refresh     int // every Refresh periods, every session's state is re-sent
 	ProcNet     string
 	Mode        datapath.Mode
+	Topics      Topics
+}
+
+// Topics the agent writes.
+type Topics struct {
+	PathBytes, Sessions, Stats string
+}
+
+// DefaultTopics are the documented topic names with an optional suffix (tests use
+// one per run to keep their records apart).
+func DefaultTopics(suffix string) Topics {
+	return Topics{telemetry.TopicPathBytes + suffix, telemetry.TopicSessions + suffix, telemetry.TopicStats + suffix}
 }
 
 // Agent is one running shim.
@@ -59,6 +71,9 @@ type sessionActivity struct {
 func New(cfg Config, dp *datapath.Datapath, prod *telemetry.Producer) *Agent {
 	if cfg.IdlePeriods <= 0 {
 		cfg.IdlePeriods = 3
+	}
+	if cfg.Topics.Stats == "" {
+		cfg.Topics = DefaultTopics("")
 	}
 	if cfg.Refresh <= 0 {
 		cfg.Refresh = 10
@@ -133,7 +148,7 @@ func (a *Agent) reportReceived(start time.Time, period time.Duration) {
 		log.Printf("reading receive counters: %v", err)
 		return
 	}
-	rec := telemetry.PathBytes{Schema: telemetry.Schema, Host: a.cfg.Host, Seq: a.prod.NextSeq(telemetry.TopicPathBytes),
+	rec := telemetry.PathBytes{Schema: telemetry.Schema, Host: a.cfg.Host, Seq: a.prod.NextSeq(a.cfg.Topics.PathBytes),
 		PeriodStartMs: start.UnixMilli(), PeriodMs: period.Milliseconds(), Entries: []telemetry.PathBytesEntry{}}
 	for k, c := range recv {
 		p := a.prevRecv[k]
@@ -151,7 +166,7 @@ func (a *Agent) reportReceived(start time.Time, period time.Duration) {
 		}
 		return rec.Entries[i].Path < rec.Entries[j].Path
 	})
-	a.prod.Publish(telemetry.TopicPathBytes, a.cfg.Host, rec)
+	a.prod.Publish(a.cfg.Topics.PathBytes, a.cfg.Host, rec)
 }
 
 // reportSent publishes achieved send rates and drops, and the sessions' activity
@@ -175,7 +190,7 @@ func (a *Agent) reportSent(now time.Time, period time.Duration) {
 			}
 		}
 	}
-	st := telemetry.Stats{Schema: telemetry.Schema, Host: a.cfg.Host, Seq: a.prod.NextSeq(telemetry.TopicStats), TsMs: now.UnixMilli(),
+	st := telemetry.Stats{Schema: telemetry.Schema, Host: a.cfg.Host, Seq: a.prod.NextSeq(a.cfg.Topics.Stats), TsMs: now.UnixMilli(),
 		PeriodMs: period.Milliseconds(), Mode: string(a.cfg.Mode), RatesVersion: a.gate.Applied(), Paths: []telemetry.PathSent{}}
 	sentBySession := map[string]uint64{}
 	prev := a.prevSent
@@ -200,7 +215,7 @@ func (a *Agent) reportSent(now time.Time, period time.Duration) {
 	st.Drops = a.drops(qs)
 	st.Telemetry = a.prod.Delivery()
 	a.lastStats = st
-	a.prod.Publish(telemetry.TopicStats, a.cfg.Host, st)
+	a.prod.Publish(a.cfg.Topics.Stats, a.cfg.Host, st)
 
 	refresh := a.periods%uint64(a.cfg.Refresh) == 0
 	ids := make([]string, 0, len(a.sessState))
@@ -238,8 +253,8 @@ func (a *Agent) publishSession(now time.Time, s *sessionActivity, active bool, r
 	if active {
 		state = "active"
 	}
-	a.prod.Publish(telemetry.TopicSessions, a.cfg.Host+"/"+s.session.ID, telemetry.SessionState{Schema: telemetry.Schema, Host: a.cfg.Host,
-		Seq: a.prod.NextSeq(telemetry.TopicSessions), TsMs: now.UnixMilli(), Session: s.session.ID, Tenant: s.session.Tenant,
+	a.prod.Publish(a.cfg.Topics.Sessions, a.cfg.Host+"/"+s.session.ID, telemetry.SessionState{Schema: telemetry.Schema, Host: a.cfg.Host,
+		Seq: a.prod.NextSeq(a.cfg.Topics.Sessions), TsMs: now.UnixMilli(), Session: s.session.ID, Tenant: s.session.Tenant,
 		Src: a.cfg.Addr.String(), Dst: s.session.Dst, State: state, Reason: reason})
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/netip"
 	"sync"
+	"time"
 
 	"github.com/cilium/ebpf"
 	"github.com/vishvananda/netlink"
@@ -40,6 +41,7 @@ type Config struct {
 	LossyQueueBytes   uint32 // bfifo limit per session-path in lossy mode
 	LosslessQueuePkts uint32 // pfifo limit per session-path in lossless mode
 	DefaultRateBps    uint64 // rate of the class for traffic outside any session
+	Burst             time.Duration // HTB buffer of a class, as time at its rate (at least one GSO packet)
 }
 
 const (
@@ -89,6 +91,9 @@ func Open(cfg Config) (*Datapath, error) {
 	}
 	if cfg.LosslessQueuePkts == 0 {
 		cfg.LosslessQueuePkts = 100000
+	}
+	if cfg.Burst == 0 {
+		cfg.Burst = 2 * time.Millisecond
 	}
 	if cfg.DefaultRateBps == 0 {
 		cfg.DefaultRateBps = 10e9
@@ -175,7 +180,7 @@ func (d *Datapath) attach(parent uint32, prog *ebpf.Program, name string) error 
 // gives a new class its leaf FIFO.
 func (d *Datapath) setClass(minor uint16, rateBps uint64) error {
 	handle := netlink.MakeHandle(rootMajor, minor)
-	buffer := uint32(rateBps / 8 / 500) // 2 ms at the rate
+	buffer := uint32(float64(rateBps) / 8 * d.cfg.Burst.Seconds())
 	if buffer < minBufferBytes {
 		buffer = minBufferBytes
 	}

@@ -42,11 +42,12 @@ func run() error {
 		brokers   = flag.String("kafka", os.Getenv("FAIRFABRIC_KAFKA"), "Kafka bootstrap brokers, comma-separated (default $FAIRFABRIC_KAFKA)")
 		mode      = flag.String("mode", string(datapath.Lossless), "lossless (backpressure) or lossy (tail-drop queues)")
 		lossyQ    = flag.Uint("lossy-queue-bytes", 32*1514, "per session-path queue in lossy mode (bytes)")
+		burst     = flag.Duration("burst", 2*time.Millisecond, "HTB burst of each session-path class, as time at its rate")
 		period    = flag.Duration("period", time.Second, "telemetry period T")
 		buffer    = flag.Int("telemetry-buffer", 1000, "records buffered while the broker is unreachable; beyond, records are dropped and counted")
 		metrics   = flag.String("metrics", "127.0.0.1:9464", "health and metrics HTTP address (localhost)")
 		stateFile = flag.String("state-file", "", "write the metrics address here once serving (for supervisors)")
-		rates     = flag.String("rates-topic", control.TopicRates, "rates topic")
+		suffix    = flag.String("topic-suffix", "", "appended to every topic name (isolates test runs)")
 	)
 	flag.Parse()
 	if *host == "" || *ifname == "" || *addr == "" {
@@ -72,7 +73,7 @@ func run() error {
 	if a := ln.Addr().(*net.TCPAddr); !a.IP.IsLoopback() {
 		return fmt.Errorf("metrics endpoint %s is not on localhost", a)
 	}
-	dp, err := datapath.Open(datapath.Config{NetnsPath: *nsPath, Ifname: *ifname, Mode: datapath.Mode(*mode), LossyQueueBytes: uint32(*lossyQ)})
+	dp, err := datapath.Open(datapath.Config{NetnsPath: *nsPath, Ifname: *ifname, Mode: datapath.Mode(*mode), LossyQueueBytes: uint32(*lossyQ), Burst: *burst})
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func run() error {
 	}
 	defer prod.Close(2 * time.Second)
 
-	ag := agent.New(agent.Config{Host: *host, Addr: ip, Period: *period, ProcNet: *procNet, Mode: datapath.Mode(*mode)}, dp, prod)
+	ag := agent.New(agent.Config{Host: *host, Addr: ip, Period: *period, ProcNet: *procNet, Mode: datapath.Mode(*mode), Topics: agent.DefaultTopics(*suffix)}, dp, prod)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	srv := &http.Server{Handler: ag.Handler(), ReadHeaderTimeout: 5 * time.Second}
@@ -96,7 +97,7 @@ func run() error {
 		}
 	}
 	go func() {
-		if err := control.Consume(ctx, brokerList, *rates, *host, ag.HandleRates); err != nil {
+		if err := control.Consume(ctx, brokerList, control.TopicRates+*suffix, *host, ag.HandleRates); err != nil {
 			log.Printf("rates consumer: %v", err)
 			stop()
 		}
