@@ -1,13 +1,16 @@
 """Topologies and measurement helpers shared by the host shim's Mininet tests."""
 
 import json
+import signal
+import subprocess
 import time
 
 from mininet.net import Mininet
+from mininet.node import Switch
 from mininet.nodelib import LinuxBridge
 from mininet.topo import Topo
 
-from fairfabric_mn import runstate
+from fairfabric_mn import runstate, shim
 
 # iperf3 counts TCP payload; HTB counts Ethernet frames (14 + 1500 bytes per MSS of
 # 1448 with timestamps). Throughput is compared with the rate as frames on the wire.
@@ -23,12 +26,23 @@ class Star(Topo):
             self.addLink(self.addHost("hsh%d" % i), s)
 
 
+class PathSwitch(Switch):
+    """A switch node that only holds interfaces; pathswitch (eBPF) forwards between them."""
+
+    def start(self, controllers):
+        for intf in self.intfList():
+            if intf.name != "lo":
+                self.cmd("ip link set dev %s up" % intf.name)
+
+
 class TwoPaths(Topo):
-    """hsh1 - hss1 =(two links)= hss2 - hsh2: link 1 carries VLAN 1 (and untagged
-    traffic as VLAN 100), link 2 carries VLAN 2; see configure_two_paths."""
+    """hsh1 - hss1 =(two links)= hss2 - hsh2. The switches forward by VLAN id (path
+    id): VID 1 over link 1 (hssN-eth2), VID 2 over link 2 (hssN-eth3), untagged
+    traffic over link 1; see configure_two_paths."""
 
     def build(self):
-        a, b = self.addSwitch("hss1"), self.addSwitch("hss2")
+        a = self.addSwitch("hss1", cls=PathSwitch)
+        b = self.addSwitch("hss2", cls=PathSwitch)
         self.addLink(self.addHost("hsh1"), a)
         self.addLink(self.addHost("hsh2"), b)
         self.addLink(a, b)  # path 1: hss1-eth2 <-> hss2-eth2
@@ -50,23 +64,22 @@ def stop(net):
 
 
 def configure_two_paths(net, receiver_keeps_tag=True):
-    """VLAN-aware bridges: VID = path id selects the inter-switch link. With
-    receiver_keeps_tag the last hop leaves the tag on (the receiver's shim pops it
-    and counts per path); otherwise the last hop strips it."""
+    """Installs VID forwarding on both switches (shimctl pathswitch). With
+    receiver_keeps_tag the last hop leaves the tag on, so the receiver's shim pops it
+    and counts per path; otherwise the last hop strips it (the pipeline contract)."""
+    ctl = shim.binary("shimctl")
     for sw in ("hss1", "hss2"):
         s = net.get(sw)
-        s.cmd("ip link set dev %s type bridge vlan_filtering 1" % sw)
-        host_port, p1, p2 = "%s-eth1" % sw, "%s-eth2" % sw, "%s-eth3" % sw
-        for port in (host_port, p1, p2):
-            s.cmd("bridge vlan del dev %s vid 1" % port)
-        # untagged host traffic (ARP, ACKs, unpinned) rides VLAN 100 on link 1
-        s.cmd("bridge vlan add dev %s vid 100 pvid untagged" % host_port)
-        s.cmd("bridge vlan add dev %s vid 100" % p1)
-        s.cmd("bridge vlan add dev %s vid 1" % p1)
-        s.cmd("bridge vlan add dev %s vid 2" % p2)
-        untag = "" if (sw == "hss2" and receiver_keeps_tag) else " untagged"
-        for vid in (1, 2):
-            s.cmd("bridge vlan add dev %s vid %d%s" % (host_port, vid, untag if sw == "hss2" else ""))
+        host, p1, p2 = "%s-eth1" % sw, "%s-eth2" % sw, "%s-eth3" % sw
+        rules = [[host, p1, "-vid", "1=" + p1, "-vid", "2=" + p2]]
+        pop = ["-pop"] if (sw == "hss2" and not receiver_keeps_tag) else []
+        for link in (p1, p2):
+            rules.append([link, host, "-vid", "*=" + host] + pop)
+        for dev, untagged, *rest in rules:
+            out = subprocess.run([ctl, "pathswitch", "-dev", dev, "-untagged", untagged] + rest,
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                raise RuntimeError("pathswitch on %s: %s" % (dev, out.stderr))
 
 
 def tx_bytes(node, intf):
@@ -82,3 +95,28 @@ def iperf(client, server, seconds, omit=1, port=5201, extra=""):
     if "error" in res:
         raise RuntimeError("iperf3: %s" % res["error"])
     return res["end"]["sum_received"]["bits_per_second"], res
+
+
+def start_sink(host, port=5201, seconds=60):
+    """Starts shimctl sink on host and waits until it listens."""
+    proc = host.popen([shim.binary("shimctl"), "sink", "-listen", ":%d" % port, "-dur", "%ds" % seconds],
+                       stderr=subprocess.STDOUT)
+    line = proc.stdout.readline().decode()
+    if "listening" not in line:
+        raise RuntimeError("sink on %s: %s" % (host.name, line + proc.stdout.read().decode()))
+    return proc
+
+
+def stop_sink(proc):
+    """Stops a sink; returns {local address: bytes the application read}."""
+    proc.send_signal(signal.SIGTERM)
+    out = proc.communicate(timeout=10)[0].decode()
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def blast(host, dsts, seconds):
+    """Sends TCP from host to each "ip:port" for seconds; returns bytes written per destination."""
+    out = host.cmd("%s blast -dst %s -dur %ds" % (shim.binary("shimctl"), ",".join(dsts), seconds))
+    if not out.strip().startswith("{"):
+        raise RuntimeError("blast from %s: %s" % (host.name, out))
+    return json.loads(out)
