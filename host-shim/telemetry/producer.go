@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"encoding/json"
+	"log"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,7 +57,9 @@ func (p *Producer) Publish(topic, key string, v any) {
 	}
 	p.cl.TryProduce(context.Background(), &kgo.Record{Topic: topic, Key: []byte(key), Value: b}, func(_ *kgo.Record, err error) {
 		if err != nil {
-			p.dropped.Add(1)
+			if n := p.dropped.Add(1); n&(n-1) == 0 { // log the 1st, 2nd, 4th, 8th, ... drop
+				log.Printf("telemetry record dropped (%d so far): %v", n, err)
+			}
 			return
 		}
 		p.produced.Add(1)

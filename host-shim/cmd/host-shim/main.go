@@ -83,7 +83,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer prod.Close(2 * time.Second)
+	defer func() {
+		prod.Close(3 * time.Second)
+		d := prod.Delivery()
+		log.Printf("telemetry at exit: produced %d dropped %d unsent %d", d.Produced, d.Dropped, d.Buffered)
+	}()
 
 	ag := agent.New(agent.Config{Host: *host, Addr: ip, Period: *period, ProcNet: *procNet, Mode: datapath.Mode(*mode), Topics: agent.DefaultTopics(*suffix)}, dp, prod)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
