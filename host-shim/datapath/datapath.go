@@ -87,7 +87,7 @@ func Open(cfg Config) (*Datapath, error) {
 		return nil, fmt.Errorf("mode %q is not %q or %q", cfg.Mode, Lossless, Lossy)
 	}
 	if cfg.LossyQueueBytes == 0 {
-		cfg.LossyQueueBytes = 32 * 1514
+		cfg.LossyQueueBytes = 64 * 1514
 	}
 	if cfg.LosslessQueuePkts == 0 {
 		cfg.LosslessQueuePkts = 100000

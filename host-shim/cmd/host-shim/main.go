@@ -41,7 +41,7 @@ func run() error {
 		procNet   = flag.String("proc-net", "/proc/self/net", "protocol counters of the host's namespace, e.g. /proc/PID/net")
 		brokers   = flag.String("kafka", os.Getenv("FAIRFABRIC_KAFKA"), "Kafka bootstrap brokers, comma-separated (default $FAIRFABRIC_KAFKA)")
 		mode      = flag.String("mode", string(datapath.Lossless), "lossless (backpressure) or lossy (tail-drop queues)")
-		lossyQ    = flag.Uint("lossy-queue-bytes", 32*1514, "per session-path queue in lossy mode (bytes)")
+		lossyQ    = flag.Uint("lossy-queue-bytes", 64*1514, "per session-path queue in lossy mode (bytes; at least one 64 KB GSO packet)")
 		burst     = flag.Duration("burst", 2*time.Millisecond, "HTB burst of each session-path class, as time at its rate")
 		period    = flag.Duration("period", time.Second, "telemetry period T")
 		buffer    = flag.Int("telemetry-buffer", 1000, "records buffered while the broker is unreachable; beyond, records are dropped and counted")
