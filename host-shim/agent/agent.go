@@ -52,6 +52,7 @@ type Agent struct {
 	applyErrors uint64
 	applied     uint64
 	lastLatency time.Duration
+	lastApply   time.Duration // how long the datapath took to apply the last table
 	lastApplied time.Time
 	periods     uint64
 
@@ -98,6 +99,7 @@ func (a *Agent) HandleRates(rec control.Record) {
 		log.Printf("rates offset %d rejected (%s): %v", rec.Offset, reason, err)
 		return
 	}
+	t0 := time.Now()
 	if err := a.dp.Apply(t); err != nil {
 		a.applyErrors++
 		log.Printf("rates version %d could not be applied, version %d stays in force: %v", t.Version, a.gate.Applied(), err)
@@ -106,6 +108,7 @@ func (a *Agent) HandleRates(rec control.Record) {
 	a.gate.Commit(t)
 	a.applied++
 	a.lastApplied = time.Now()
+	a.lastApply = a.lastApplied.Sub(t0)
 	if !rec.Timestamp.IsZero() {
 		a.lastLatency = a.lastApplied.Sub(rec.Timestamp)
 	}

@@ -9,15 +9,16 @@ import (
 
 // Health is what /healthz returns.
 type Health struct {
-	OK            bool    `json:"ok"`
-	Host          string  `json:"host"`
-	Mode          string  `json:"mode"`
-	RatesVersion  uint64  `json:"rates_version"`
-	Applied       uint64  `json:"tables_applied"`
-	LastLatencyMs float64 `json:"last_apply_latency_ms"`
+	OK            bool              `json:"ok"`
+	Host          string            `json:"host"`
+	Mode          string            `json:"mode"`
+	RatesVersion  uint64            `json:"rates_version"`
+	Applied       uint64            `json:"tables_applied"`
+	LastLatencyMs float64           `json:"last_apply_latency_ms"` // publish to in force
+	LastApplyMs   float64           `json:"last_apply_ms"`         // netlink and map updates only
 	Rejected      map[string]uint64 `json:"rejected"`
-	ApplyErrors   uint64  `json:"apply_errors"`
-	Periods       uint64  `json:"periods"`
+	ApplyErrors   uint64            `json:"apply_errors"`
+	Periods       uint64            `json:"periods"`
 }
 
 // Handler serves /healthz (JSON), /metrics (Prometheus text) and /stats (the
@@ -75,5 +76,5 @@ func (a *Agent) Health() Health {
 		rej[k] = v
 	}
 	return Health{OK: true, Host: a.cfg.Host, Mode: string(a.cfg.Mode), RatesVersion: a.gate.Applied(), Applied: a.applied,
-		LastLatencyMs: float64(a.lastLatency.Microseconds()) / 1000, Rejected: rej, ApplyErrors: a.applyErrors, Periods: a.periods}
+		LastLatencyMs: float64(a.lastLatency.Microseconds()) / 1000, LastApplyMs: float64(a.lastApply.Microseconds()) / 1000, Rejected: rej, ApplyErrors: a.applyErrors, Periods: a.periods}
 }

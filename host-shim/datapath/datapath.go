@@ -38,9 +38,9 @@ type Config struct {
 	NetnsPath         string // network namespace of the interface ("" = the shim's own)
 	Ifname            string
 	Mode              Mode
-	LossyQueueBytes   uint32 // bfifo limit per session-path in lossy mode
-	LosslessQueuePkts uint32 // pfifo limit per session-path in lossless mode
-	DefaultRateBps    uint64 // rate of the class for traffic outside any session
+	LossyQueueBytes   uint32        // bfifo limit per session-path in lossy mode
+	LosslessQueuePkts uint32        // pfifo limit per session-path in lossless mode
+	DefaultRateBps    uint64        // rate of the class for traffic outside any session
 	Burst             time.Duration // HTB buffer of a class, as time at its rate (at least one GSO packet)
 }
 
@@ -339,7 +339,7 @@ func (d *Datapath) Stats() ([]PathStats, QdiscStats, error) {
 	}
 	var out []PathStats
 	for _, c := range classes {
-		k, ok := byMinor[uint16(c.Attrs().Handle & 0xffff)]
+		k, ok := byMinor[uint16(c.Attrs().Handle&0xffff)]
 		st := c.Attrs().Statistics
 		if !ok || st == nil || st.Basic == nil || st.Queue == nil {
 			continue

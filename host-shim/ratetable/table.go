@@ -14,11 +14,11 @@ const Schema = 1
 
 // Limits of what the datapath can enforce.
 const (
-	MaxPaths    = 4       // paths per session (a k=4 fat-tree has 4 between pods)
-	MaxSessions = 1000    // sessions per host
-	MaxPathID   = 4094    // path ids are 802.1Q VIDs
-	MaxRateBps  = 100e9   // 100 Gbit/s
-	MinRateBps  = 8000    // 1 kB/s: HTB's granularity
+	MaxPaths    = 4     // paths per session (a k=4 fat-tree has 4 between pods)
+	MaxSessions = 1000  // sessions per host
+	MaxPathID   = 4094  // path ids are 802.1Q VIDs
+	MaxRateBps  = 100e9 // 100 Gbit/s
+	MinRateBps  = 8000  // 1 kB/s: HTB's granularity
 )
 
 // Split says how a session's packets are spread over its paths.

@@ -44,22 +44,22 @@ type SessionState struct {
 	Tenant  string `json:"tenant"`
 	Src     string `json:"src"`
 	Dst     string `json:"dst"`
-	State   string `json:"state"` // "active" | "inactive"
+	State   string `json:"state"`  // "active" | "inactive"
 	Reason  string `json:"reason"` // "transition" | "refresh" | "removed"
 }
 
 // Stats is one host's achieved send rates and drop counters for one period.
 type Stats struct {
-	Schema       int         `json:"schema"`
-	Host         string      `json:"host"`
-	Seq          uint64      `json:"seq"`
-	TsMs         int64       `json:"ts_ms"`
-	PeriodMs     int64       `json:"period_ms"`
-	Mode         string      `json:"mode"`
-	RatesVersion uint64      `json:"rates_version"`
-	Paths        []PathSent  `json:"paths"`
-	Drops        DropCounts  `json:"drops"`
-	Telemetry    Delivery    `json:"telemetry"`
+	Schema       int        `json:"schema"`
+	Host         string     `json:"host"`
+	Seq          uint64     `json:"seq"`
+	TsMs         int64      `json:"ts_ms"`
+	PeriodMs     int64      `json:"period_ms"`
+	Mode         string     `json:"mode"`
+	RatesVersion uint64     `json:"rates_version"`
+	Paths        []PathSent `json:"paths"`
+	Drops        DropCounts `json:"drops"`
+	Telemetry    Delivery   `json:"telemetry"`
 }
 
 // PathSent is one session-path at the sender.
@@ -76,18 +76,18 @@ type PathSent struct {
 // DropCounts are cumulative drops at each host point (zOVN Fig. 5), read from the
 // host's network namespace.
 type DropCounts struct {
-	SocketSend   uint64 `json:"socket_send"`   // Udp SndbufErrors
-	Qdisc        uint64 `json:"qdisc"`         // the shim's HTB qdisc (all classes)
-	Veth         uint64 `json:"veth"`          // interface tx_dropped + rx_dropped
-	SocketRecv   uint64 `json:"socket_recv"`   // Udp RcvbufErrors + TcpExt TCPRcvQDrop + TCPBacklogDrop + TCPZeroWindowDrop
-	TCPRetrans   uint64 `json:"tcp_retrans"`   // Tcp RetransSegs (a consequence of drops, for reference)
-	TCPTimeouts  uint64 `json:"tcp_timeouts"`  // TcpExt TCPTimeouts
+	SocketSend  uint64 `json:"socket_send"`  // Udp SndbufErrors
+	Qdisc       uint64 `json:"qdisc"`        // the shim's HTB qdisc (all classes)
+	Veth        uint64 `json:"veth"`         // interface tx_dropped + rx_dropped
+	SocketRecv  uint64 `json:"socket_recv"`  // Udp RcvbufErrors + TcpExt TCPRcvQDrop + TCPBacklogDrop + TCPZeroWindowDrop
+	TCPRetrans  uint64 `json:"tcp_retrans"`  // Tcp RetransSegs (a consequence of drops, for reference)
+	TCPTimeouts uint64 `json:"tcp_timeouts"` // TcpExt TCPTimeouts
 }
 
 // Delivery describes the telemetry producer itself.
 type Delivery struct {
-	Produced  uint64 `json:"produced"`  // records acknowledged by the broker
-	Dropped   uint64 `json:"dropped"`   // records dropped (buffer full or delivery failed)
-	Buffered  int64  `json:"buffered"`  // records waiting now
+	Produced  uint64 `json:"produced"` // records acknowledged by the broker
+	Dropped   uint64 `json:"dropped"`  // records dropped (buffer full or delivery failed)
+	Buffered  int64  `json:"buffered"` // records waiting now
 	BufferCap int    `json:"buffer_cap"`
 }

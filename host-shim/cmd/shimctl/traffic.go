@@ -63,24 +63,37 @@ func sink(args []string) error {
 		}
 	}()
 	fmt.Fprintln(os.Stderr, "sink: listening on", ln.Addr())
+	snapshot := func() error {
+		out := map[string]uint64{}
+		mu.Lock()
+		for k, v := range counts {
+			out[k] = v.Load()
+		}
+		mu.Unlock()
+		return json.NewEncoder(os.Stdout).Encode(out)
+	}
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1) // print a snapshot and keep counting
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	var timeout <-chan time.Time
 	if *dur > 0 {
+		timeout = time.After(*dur)
+	}
+	for {
 		select {
+		case <-usr1:
+			if err := snapshot(); err != nil {
+				return err
+			}
+			continue
 		case <-sig:
-		case <-time.After(*dur):
+		case <-timeout:
 		}
-	} else {
-		<-sig
+		break
 	}
 	ln.Close()
-	out := map[string]uint64{}
-	mu.Lock()
-	for k, v := range counts {
-		out[k] = v.Load()
-	}
-	mu.Unlock()
-	return json.NewEncoder(os.Stdout).Encode(out)
+	return snapshot()
 }
 
 // blast opens one TCP connection per destination and writes for -dur.
