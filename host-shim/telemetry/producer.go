@@ -17,7 +17,8 @@ import (
 type Producer struct {
 	cl        *kgo.Client
 	bufferCap int
-	produced  atomic.Uint64
+	published atomic.Uint64 // records handed to Publish
+	produced  atomic.Uint64 // acknowledged by the broker
 	dropped   atomic.Uint64
 	mu        sync.Mutex
 	seqs      map[string]uint64 // per topic
@@ -50,6 +51,7 @@ func (p *Producer) NextSeq(topic string) uint64 {
 
 // Publish queues v (JSON) under key; it never blocks.
 func (p *Producer) Publish(topic, key string, v any) {
+	p.published.Add(1)
 	b, err := json.Marshal(v)
 	if err != nil {
 		p.dropped.Add(1)
@@ -66,15 +68,21 @@ func (p *Producer) Publish(topic, key string, v any) {
 	})
 }
 
-// Delivery reports the producer's counters.
+// Delivery reports the producer's counters. Buffered counts the records whose fate
+// is not known yet (waiting, in flight, or a promise not yet run).
 func (p *Producer) Delivery() Delivery {
-	return Delivery{Produced: p.produced.Load(), Dropped: p.dropped.Load(), Buffered: p.cl.BufferedProduceRecords(), BufferCap: p.bufferCap}
+	produced, dropped := p.produced.Load(), p.dropped.Load()
+	return Delivery{Produced: produced, Dropped: dropped, Buffered: int64(p.published.Load() - produced - dropped), BufferCap: p.bufferCap}
 }
 
-// Close flushes for up to timeout, then closes.
+// Close flushes for up to timeout, then closes; records still unsent are dropped and
+// counted (the client fails them and runs their promises, which Close waits for).
 func (p *Producer) Close(timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	_ = p.cl.Flush(ctx)
 	p.cl.Close()
+	for deadline := time.Now().Add(2 * time.Second); p.Delivery().Buffered > 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
