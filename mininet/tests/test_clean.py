@@ -41,12 +41,29 @@ def alive(pid):
         return False
 
 
+def remove_leftovers():
+    """Whatever a failed earlier run of this test left, so that it can start afresh."""
+    subprocess.run(["ip", "netns", "del", "ffclean-ns"], capture_output=True)
+    for name in ("ffcs1-eth1", "ffcs1-eth2", "ffcs1"):
+        subprocess.run(["ip", "link", "del", "dev", name], capture_output=True)
+
+
 def test_clean_removes_what_a_killed_mininet_run_left(root, tmp_path):
+    remove_leftovers()
+    try:
+        check_clean(tmp_path)
+    finally:
+        remove_leftovers()
+
+
+def check_clean(tmp_path):
     env = dict(os.environ, FF_RUN=str(tmp_path), PYTHONPATH=os.path.join(REPO, "mininet"))
     # A recorded daemon of the project, as kafka or a switch would be.
-    daemon = subprocess.Popen(["sleep", "600"], start_new_session=True)
+    # Started as ./fairfabric starts daemons: own session, not our child.
+    daemon = int(subprocess.run(["setsid", "sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"],
+                                capture_output=True, text=True, check=True).stdout)
     (tmp_path / "pids").mkdir()
-    (tmp_path / "pids" / "daemon.pid").write_text(str(daemon.pid))
+    (tmp_path / "pids" / "daemon.pid").write_text(str(daemon))
     # A recorded named namespace.
     subprocess.run(["ip", "netns", "add", "ffclean-ns"], check=True)
     (tmp_path / "netns.d").mkdir()
@@ -57,16 +74,17 @@ def test_clean_removes_what_a_killed_mininet_run_left(root, tmp_path):
     assert len(host_pids) == 2 and link_exists("ffcs1-eth1") and link_exists("ffcs1")
     run.send_signal(signal.SIGKILL)
     run.wait()
-    assert link_exists("ffcs1-eth1"), "a killed run leaves its veths behind"
+    # The host shells may die with their parent (taking their veths along), but the
+    # bridge in the root namespace stays behind.
+    assert link_exists("ffcs1"), "a killed run leaves its bridge behind"
 
     out = subprocess.run([os.path.join(REPO, "fairfabric"), "clean"], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
 
-    daemon.wait(timeout=10)
     deadline = time.time() + 5
-    while any(alive(p) for p in host_pids) and time.time() < deadline:
+    while any(alive(p) for p in host_pids + [daemon]) and time.time() < deadline:
         time.sleep(0.1)
-    assert not any(alive(p) for p in host_pids)
+    assert not any(alive(p) for p in host_pids + [daemon])
     assert not link_exists("ffcs1-eth1") and not link_exists("ffcs1-eth2") and not link_exists("ffcs1")
     netns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
     assert "ffclean-ns" not in netns

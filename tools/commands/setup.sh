@@ -40,7 +40,10 @@ if stamp_ok go "$h" && [ -d "$FF_BIN" ]; then
 else
     (cd "$FF_ROOT" && go mod download) || die "go mod download failed"
     mkdir -p "$FF_BIN"
-    mains=$(cd "$FF_ROOT" && go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./p4switch/... ./host-shim/... 2>/dev/null || true)
+    pkgs=()
+    for d in p4switch host-shim; do [ -d "$FF_ROOT/$d" ] && pkgs+=("./$d/..."); done
+    mains=$(cd "$FF_ROOT" && go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' "${pkgs[@]}") ||
+        die "go list failed"
     if [ -n "$mains" ]; then
         # shellcheck disable=SC2086
         (cd "$FF_ROOT" && CGO_ENABLED=0 go build -o "$FF_BIN/" $mains) || die "go build failed"
