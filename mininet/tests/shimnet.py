@@ -1,6 +1,7 @@
 """Topologies and measurement helpers shared by the host shim's Mininet tests."""
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -12,18 +13,33 @@ from mininet.topo import Topo
 
 from fairfabric_mn import runstate, shim
 
+# Node names: "hs" (this work's prefix) + a token of this process, so that two runs of
+# these tests (e.g. in two worktrees) never share interface names.
+PREFIX = "hs" + "".join("0123456789abcdefghijklmnopqrstuvwxyz"[(os.getpid() // 36 ** k) % 36] for k in (1, 0))
+
+
+def h(i):
+    """Name of host i (e.g. hs4fh1; its interface hs4fh1-eth0)."""
+    return "%sh%d" % (PREFIX, i)
+
+
+def s(i):
+    """Name of switch i."""
+    return "%ss%d" % (PREFIX, i)
+
+
 # iperf3 counts TCP payload; HTB counts Ethernet frames (14 + 1500 bytes per MSS of
 # 1448 with timestamps). Throughput is compared with the rate as frames on the wire.
 WIRE_PER_PAYLOAD = 1514.0 / 1448.0
 
 
 class Star(Topo):
-    """n hosts hsh1..hshn on one Linux bridge hss1."""
+    """n hosts h(1)..h(n) on one Linux bridge s(1)."""
 
     def build(self, n=2):
-        s = self.addSwitch("hss1")
+        switch = self.addSwitch(s(1))
         for i in range(1, n + 1):
-            self.addLink(self.addHost("hsh%d" % i), s)
+            self.addLink(self.addHost(h(i)), switch)
 
 
 class PathSwitch(Switch):
@@ -36,17 +52,17 @@ class PathSwitch(Switch):
 
 
 class TwoPaths(Topo):
-    """hsh1 - hss1 =(two links)= hss2 - hsh2. The switches forward by VLAN id (path
-    id): VID 1 over link 1 (hssN-eth2), VID 2 over link 2 (hssN-eth3), untagged
+    """h(1) - s(1) =(two links)= s(2) - h(2). The switches forward by VLAN id (path
+    id): VID 1 over link 1 (s(N)-eth2), VID 2 over link 2 (s(N)-eth3), untagged
     traffic over link 1; see configure_two_paths."""
 
     def build(self):
-        a = self.addSwitch("hss1", cls=PathSwitch)
-        b = self.addSwitch("hss2", cls=PathSwitch)
-        self.addLink(self.addHost("hsh1"), a)
-        self.addLink(self.addHost("hsh2"), b)
-        self.addLink(a, b)  # path 1: hss1-eth2 <-> hss2-eth2
-        self.addLink(a, b)  # path 2: hss1-eth3 <-> hss2-eth3
+        a = self.addSwitch(s(1), cls=PathSwitch)
+        b = self.addSwitch(s(2), cls=PathSwitch)
+        self.addLink(self.addHost(h(1)), a)
+        self.addLink(self.addHost(h(2)), b)
+        self.addLink(a, b)  # path 1: s(1)-eth2 <-> s(2)-eth2
+        self.addLink(a, b)  # path 2: s(1)-eth3 <-> s(2)-eth3
 
 
 def start(topo):
@@ -68,11 +84,10 @@ def configure_two_paths(net, receiver_keeps_tag=True):
     receiver_keeps_tag the last hop leaves the tag on, so the receiver's shim pops it
     and counts per path; otherwise the last hop strips it (the pipeline contract)."""
     ctl = shim.binary("shimctl")
-    for sw in ("hss1", "hss2"):
-        s = net.get(sw)
+    for sw in (s(1), s(2)):
         host, p1, p2 = "%s-eth1" % sw, "%s-eth2" % sw, "%s-eth3" % sw
         rules = [[host, p1, "-vid", "1=" + p1, "-vid", "2=" + p2]]
-        pop = ["-pop"] if (sw == "hss2" and not receiver_keeps_tag) else []
+        pop = ["-pop"] if (sw == s(2) and not receiver_keeps_tag) else []
         for link in (p1, p2):
             rules.append([link, host, "-vid", "*=" + host] + pop)
         for dev, untagged, *rest in rules:

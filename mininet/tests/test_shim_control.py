@@ -29,10 +29,10 @@ def session_rates(host):
 
 def test_bad_tables_are_rejected_counted_and_change_nothing(star2):
     net, shims = star2
-    h1, h2 = net.get("hsh1", "hsh2")
-    good = shim.table("hsh1", 5, [("s12", h2.IP(), [(0, 30e6)])])
-    shims.publish("hsh1", good)
-    shims["hsh1"].wait_version(5)
+    h1, h2 = net.get(shimnet.h(1), shimnet.h(2))
+    good = shim.table(shimnet.h(1), 5, [("s12", h2.IP(), [(0, 30e6)])])
+    shims.publish(shimnet.h(1), good)
+    shims[shimnet.h(1)].wait_version(5)
     assert session_rates(h1) == ["30Mbit"]
 
     def variant(**kw):
@@ -41,19 +41,19 @@ def test_bad_tables_are_rejected_counted_and_change_nothing(star2):
         return t
 
     bad = [
-        ("malformed", '{"schema":1,"host":"hsh1","version":9,'),
+        ("malformed", '{"schema":1,"host":shimnet.h(1),"version":9,'),
         ("malformed", variant(schema=2, version=9)),
-        ("malformed", variant(host="hsh2", version=9)),
+        ("malformed", variant(host=shimnet.h(2), version=9)),
         ("malformed", variant(version=9, sessions=[{"id": "s12", "tenant": "t1", "dst": "10.0.0.999", "paths": [{"id": 0, "rate_bps": 1e6}]}])),
         ("malformed", variant(version=9, sessions=[{"id": "s12", "tenant": "t1", "dst": h2.IP(), "paths": [{"id": 0, "rate_bps": 0}]}])),
-        ("duplicate", shim.table("hsh1", 5, [("s12", h2.IP(), [(0, 90e6)])])),
-        ("out_of_order", shim.table("hsh1", 4, [("s12", h2.IP(), [(0, 90e6)])])),
+        ("duplicate", shim.table(shimnet.h(1), 5, [("s12", h2.IP(), [(0, 90e6)])])),
+        ("out_of_order", shim.table(shimnet.h(1), 4, [("s12", h2.IP(), [(0, 90e6)])])),
     ]
     for _, t in bad:
-        shims.publish("hsh1", t)
-    shims.publish("hsh1", shim.table("hsh1", 6, [("s12", h2.IP(), [(0, 40e6)])]))  # a good one after them
-    shims["hsh1"].wait_version(6)
-    health = shims["hsh1"].health()
+        shims.publish(shimnet.h(1), t)
+    shims.publish(shimnet.h(1), shim.table(shimnet.h(1), 6, [("s12", h2.IP(), [(0, 40e6)])]))  # a good one after them
+    shims[shimnet.h(1)].wait_version(6)
+    health = shims[shimnet.h(1)].health()
     want = {}
     for reason, _ in bad:
         want[reason] = want.get(reason, 0) + 1
@@ -61,25 +61,25 @@ def test_bad_tables_are_rejected_counted_and_change_nothing(star2):
     assert health["rejected"] == want
     assert health["tables_applied"] == 2
     assert session_rates(h1) == ["40Mbit"]
-    metrics = shims["hsh1"].get("/metrics")
+    metrics = shims[shimnet.h(1)].get("/metrics")
     assert 'ff_shim_rates_rejected_total{reason="malformed"} 5' in metrics
     # the other host's shim saw none of hsh1's records
-    assert shims["hsh2"].health()["rejected"] == {}
+    assert shims[shimnet.h(2)].health()["rejected"] == {}
 
 
 def test_sessions_are_reported_active_then_inactive(star2):
     net, shims = star2
-    h1, h2 = net.get("hsh1", "hsh2")
-    shims.publish("hsh1", shim.table("hsh1", 1, [("s12", h2.IP(), [(0, 20e6)])]))
-    shims["hsh1"].wait_version(1)
+    h1, h2 = net.get(shimnet.h(1), shimnet.h(2))
+    shims.publish(shimnet.h(1), shim.table(shimnet.h(1), 1, [("s12", h2.IP(), [(0, 20e6)])]))
+    shims[shimnet.h(1)].wait_version(1)
     time.sleep(1)
     sink = shimnet.start_sink(h2)
     shimnet.blast(h1, ["%s:5201" % h2.IP()], 2)
     shimnet.stop_sink(sink)
     time.sleep(1.5)  # > 3 idle periods of 300 ms
-    records = shims.consume("ff.shim.sessions.v1", key="hsh1/s12")
+    records = shims.consume("ff.shim.sessions.v1", key=shimnet.h(1) + "/s12")
     transitions = [r["value"]["state"] for r in records if r["value"]["reason"] == "transition"]
     print("session s12 transitions:", transitions)
     assert transitions == ["active", "inactive"]
     v = records[0]["value"]
-    assert (v["schema"], v["host"], v["session"], v["tenant"], v["src"], v["dst"]) == (1, "hsh1", "s12", "t1", h1.IP(), h2.IP())
+    assert (v["schema"], v["host"], v["session"], v["tenant"], v["src"], v["dst"]) == (1, shimnet.h(1), "s12", "t1", h1.IP(), h2.IP())

@@ -20,8 +20,8 @@ def run_mode(mode, extra=(), budget="300ms"):
     net = shimnet.start(shimnet.Star(n=6))
     shims = shim.ShimSet(net, topic_suffix=shim.unique_suffix(), period="500ms", mode=mode, extra=extra)
     try:
-        agg = net.get("hsh1")
-        workers = [net.get("hsh%d" % i) for i in range(2, 7)]
+        agg = net.get(shimnet.h(1))
+        workers = [net.get(shimnet.h(i)) for i in range(2, 7)]
         for w in workers:
             shims.publish(w.name, shim.table(w.name, 1, [("pa-" + w.name, agg.IP(), [(0, WORKER_MBPS * 1e6)])]))
         for w in workers:

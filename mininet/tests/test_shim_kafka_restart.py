@@ -71,7 +71,7 @@ def broker(root):
 
 def test_reports_resume_after_a_broker_restart_and_losses_are_counted(broker):
     net = shimnet.start(shimnet.Star(n=2))
-    shims = shim.ShimSet(net, hosts=[net.get("hsh1")], kafka=broker.address, topic_suffix=shim.unique_suffix(),
+    shims = shim.ShimSet(net, hosts=[net.get(shimnet.h(1))], kafka=broker.address, topic_suffix=shim.unique_suffix(),
                          period="%dms" % (PERIOD * 1000), extra=["-telemetry-buffer", str(BUFFER)])
     try:
         time.sleep(1.5)
@@ -81,19 +81,19 @@ def test_reports_resume_after_a_broker_restart_and_losses_are_counted(broker):
         broker.ctl("start")
         up_at = time.time()
         deadline = time.time() + 30
-        while time.time() < deadline and shims["hsh1"].stats()["telemetry"]["buffered"] > 2:
+        while time.time() < deadline and shims[shimnet.h(1)].stats()["telemetry"]["buffered"] > 2:
             time.sleep(0.2)
         time.sleep(1.5)
     finally:
         shims.stop()
         shimnet.stop(net)
-    m = re.search(r"telemetry at exit: produced (\d+) dropped (\d+) unsent (\d+)", shims["hsh1"].log())
-    assert m, shims["hsh1"].log()[-1500:]
+    m = re.search(r"telemetry at exit: produced (\d+) dropped (\d+) unsent (\d+)", shims[shimnet.h(1)].log())
+    assert m, shims[shimnet.h(1)].log()[-1500:]
     produced, dropped = int(m.group(1)), int(m.group(2))
 
     missing, delivered, resumed, kept = 0, 0, 0, 0
     for topic in ("ff.shim.pathbytes.v1", "ff.shim.stats.v1"):
-        recs = [r["value"] for r in shims.consume(topic, key="hsh1") if isinstance(r["value"], dict)]
+        recs = [r["value"] for r in shims.consume(topic, key=shimnet.h(1)) if isinstance(r["value"], dict)]
         seqs = sorted(r["seq"] for r in recs)
         assert len(seqs) == len(set(seqs)), "%s: duplicates despite the idempotent producer" % topic
         missing += seqs[-1] - len(seqs)

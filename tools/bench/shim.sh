@@ -36,7 +36,7 @@ WINDOW = int(os.environ["WINDOW"])
 TOTAL_BPS = 200e6
 SESSIONS = (1, 10, 100)
 MECHANISMS = ("htb+ebpf (shim)", "htb+u32", "htb+iptables CLASSIFY", "tbf", "ebpf policer")
-DEV = "hsh1-eth0"
+DEV = shimnet.h(1) + "-eth0"
 
 
 def cpu_busy():
@@ -74,9 +74,9 @@ def setup(mech, h1, dsts, rate, kafka):
     """Installs mech on hsh1; returns (setup ms, cleanup function)."""
     if mech == "htb+ebpf (shim)":
         shims = shim.ShimSet(h1_net, hosts=[h1], kafka=kafka, topic_suffix=shim.unique_suffix(), period="1s")
-        shims.publish("hsh1", shim.table("hsh1", 1, [("s%d" % i, d, [(0, rate)]) for i, d in enumerate(dsts)]))
-        shims["hsh1"].wait_version(1, timeout=60)
-        return shims["hsh1"].health()["last_apply_ms"], shims.stop
+        shims.publish(shimnet.h(1), shim.table(shimnet.h(1), 1, [("s%d" % i, d, [(0, rate)]) for i, d in enumerate(dsts)]))
+        shims[shimnet.h(1)].wait_version(1, timeout=60)
+        return shims[shimnet.h(1)].health()["last_apply_ms"], shims.stop
     if mech == "htb+u32":
         lines = htb_lines(dsts, rate) + ["filter add dev %s parent 1: protocol ip prio 1 u32 match ip dst %s/32 flowid 1:%x"
                                          % (DEV, d, i) for i, d in enumerate(dsts, 1)]
@@ -140,9 +140,9 @@ net = shimnet.start(shimnet.Star(n=2))
 h1_net = net
 results = []
 try:
-    h1, h2 = net.get("hsh1", "hsh2")
+    h1, h2 = net.get(shimnet.h(1), shimnet.h(2))
     for i in range(1, max(SESSIONS) + 1):
-        h2.cmd("ip addr add 10.0.1.%d/8 dev hsh2-eth0" % i)
+        h2.cmd("ip addr add 10.0.1.%d/8 dev %s" % (i, h2.defaultIntf().name))
     c0 = cpu_busy(); time.sleep(2); idle = busy_pct(c0, cpu_busy())
     print("machine busy before the runs: %.1f%% of one core (other users included; %d cores)" % (idle, os.cpu_count()))
     print("cpu% = user+system time of the sending and receiving applications (their syscalls carry the")
