@@ -27,7 +27,7 @@ func Consume(ctx context.Context, brokers []string, topic, host string, handle f
 		kgo.SeedBrokers(brokers...),
 		kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-		kgo.FetchMaxWait(100*time.Millisecond),
+		kgo.FetchMaxWait(50*time.Millisecond), // bounds the wait if a fetch misses a new record
 		kgo.RetryBackoffFn(func(int) time.Duration { return 250 * time.Millisecond }),
 	)
 	if err != nil {
