@@ -2,18 +2,20 @@ module github.com/fairfabric/fairfabric
 
 go 1.24
 
-require github.com/p4lang/p4runtime v1.4.1
+require (
+	github.com/cilium/ebpf v0.17.3
+	github.com/p4lang/p4runtime v1.4.1
+	github.com/twmb/franz-go v1.18.1
+	github.com/twmb/franz-go/pkg/kadm v1.15.0
+	github.com/vishvananda/netlink v1.3.0
+	github.com/vishvananda/netns v0.0.4
+)
 
 require (
-	github.com/cilium/ebpf v0.17.3 // indirect
 	github.com/golang/protobuf v1.5.3 // indirect
 	github.com/klauspost/compress v1.17.11 // indirect
 	github.com/pierrec/lz4/v4 v4.1.22 // indirect
-	github.com/twmb/franz-go v1.18.1 // indirect
-	github.com/twmb/franz-go/pkg/kadm v1.15.0 // indirect
 	github.com/twmb/franz-go/pkg/kmsg v1.9.0 // indirect
-	github.com/vishvananda/netlink v1.3.0 // indirect
-	github.com/vishvananda/netns v0.0.4 // indirect
 	golang.org/x/crypto v0.32.0 // indirect
 	golang.org/x/net v0.33.0 // indirect
 	golang.org/x/sys v0.30.0 // indirect
