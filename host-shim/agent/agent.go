@@ -103,6 +103,12 @@ func (a *Agent) HandleRates(rec control.Record) {
 	if err := a.dp.Apply(t); err != nil {
 		a.applyErrors++
 		log.Printf("rates version %d could not be applied, version %d stays in force: %v", t.Version, a.gate.Applied(), err)
+		// Apply stops at the first failing step; put back what it may have changed.
+		if prev := a.dp.Current(); prev != nil {
+			if err := a.dp.Apply(prev); err != nil {
+				log.Printf("restoring version %d failed: %v", prev.Version, err)
+			}
+		}
 		return
 	}
 	a.gate.Commit(t)
