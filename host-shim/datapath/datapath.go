@@ -270,11 +270,11 @@ func (d *Datapath) Apply(t *ratetable.Table) error {
 				w = 1
 			}
 			cum += w
-			v.Cum[i], v.ClassID[i], v.VID[i] = cum, netlink.MakeHandle(rootMajor, m), uint32(p.ID)
+			v.Cum[i], v.ClassID[i], v.VID[i], v.Mult[i] = cum, netlink.MakeHandle(rootMajor, m), uint32(p.ID), (1<<24)/w
 		}
 		v.Total = cum
 		for i := len(s.Paths); i < 4; i++ {
-			v.Cum[i], v.ClassID[i], v.VID[i] = 0xffffffff, v.ClassID[i-1], v.VID[i-1]
+			v.Cum[i], v.ClassID[i], v.VID[i], v.Mult[i], v.VT[i] = 0xffffffff, v.ClassID[i-1], v.VID[i-1], 0, ^uint64(0)
 		}
 		values[s.DstAddr()] = v
 	}

@@ -26,18 +26,32 @@ const (
 
 // sessionValue is the value of the egress program's sessions map, keyed by the
 // destination IPv4 address (network byte order). Unused path slots repeat the last
-// path with cum = 0xffffffff so that the program needs no bound check.
+// path with cum = 0xffffffff and vt = max, so that the program needs no bound check.
+//
+// Per-packet split is a byte-weighted round robin: each path has a virtual time vt
+// that advances by len * mult (mult = 2^24 / weight) when it carries a packet, and a
+// packet takes the path with the smallest vt. So every path's bytes stay within one
+// packet of its share. Per-flow split draws from the flow hash with the cum table.
 type sessionValue struct {
 	NPaths  uint32
-	Total   uint32 // sum of weights; a packet draws r in [0, Total)
+	Total   uint32 // sum of weights; a flow hash is reduced to [0, Total)
 	Split   uint32 // 0: per packet, 1: per flow hash
 	_       uint32
-	Cum     [4]uint32 // path i is taken when r < Cum[i] (first match)
+	Cum     [4]uint32 // flow split: path i is taken when r < Cum[i] (first match)
 	ClassID [4]uint32 // HTB class (major:minor) of the session-path
 	VID     [4]uint32 // 802.1Q VID = path id; 0 = leave untagged
+	Mult    [4]uint32 // packet split: 2^24 / weight
+	VT      [4]uint64 // packet split: virtual time of each path (updated by the program)
 }
 
-const sessionValueSize = 64
+const (
+	sessionValueSize = 112
+	offCum           = 16
+	offClassID       = 32
+	offVID           = 48
+	offMult          = 64
+	offVT            = 80
+)
 
 func (v sessionValue) marshal() []byte {
 	b := make([]byte, sessionValueSize)
@@ -46,9 +60,11 @@ func (v sessionValue) marshal() []byte {
 	le.PutUint32(b[4:], v.Total)
 	le.PutUint32(b[8:], v.Split)
 	for i := 0; i < 4; i++ {
-		le.PutUint32(b[16+4*i:], v.Cum[i])
-		le.PutUint32(b[32+4*i:], v.ClassID[i])
-		le.PutUint32(b[48+4*i:], v.VID[i])
+		le.PutUint32(b[offCum+4*i:], v.Cum[i])
+		le.PutUint32(b[offClassID+4*i:], v.ClassID[i])
+		le.PutUint32(b[offVID+4*i:], v.VID[i])
+		le.PutUint32(b[offMult+4*i:], v.Mult[i])
+		le.PutUint64(b[offVT+8*i:], v.VT[i])
 	}
 	return b
 }
@@ -90,28 +106,57 @@ func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
 		asm.FnMapLookupElem.Call(),
 		asm.JEq.Imm(asm.R0, 0, "pass"),
 		asm.Mov.Reg(asm.R7, asm.R0),
-		asm.LoadMem(asm.R2, asm.R7, 4, asm.Word),
-		asm.JEq.Imm(asm.R2, 0, "pass"),
 		asm.LoadMem(asm.R3, asm.R7, 8, asm.Word),
 		asm.JEq.Imm(asm.R3, 1, "flow"),
-		asm.FnGetPrandomU32.Call(),
-		asm.Ja.Label("pick"),
-		asm.Mov.Reg(asm.R1, asm.R6).WithSymbol("flow"),
-		asm.FnGetHashRecalc.Call(),
-		asm.LoadMem(asm.R2, asm.R7, 4, asm.Word).WithSymbol("pick"),
-		asm.Mod.Reg32(asm.R0, asm.R2),
+		// per packet: R8 = index of the path with the smallest virtual time (R1)
+		asm.Mov.Imm(asm.R8, 0),
+		asm.LoadMem(asm.R1, asm.R7, offVT, asm.DWord),
+	}
+	for i := 1; i < 4; i++ {
+		next := fmt.Sprintf("vt%d", i)
+		ins = append(ins,
+			asm.LoadMem(asm.R2, asm.R7, int16(offVT+8*i), asm.DWord),
+			asm.JGE.Reg(asm.R2, asm.R1, next),
+			asm.Mov.Reg(asm.R1, asm.R2),
+			asm.Mov.Imm(asm.R8, int32(i)),
+			asm.Mov.Imm(asm.R0, 0).WithSymbol(next), // landing
+		)
 	}
 	for i := 0; i < 3; i++ {
+		ins = append(ins, asm.JEq.Imm(asm.R8, int32(i), fmt.Sprintf("advance%d", i)))
+	}
+	ins = append(ins, asm.Ja.Label("advance3"))
+	for i := 0; i < 4; i++ {
+		// vt[i] += len * mult[i], atomically; then take path i
 		ins = append(ins,
-			asm.LoadMem(asm.R3, asm.R7, int16(16+4*i), asm.Word),
+			asm.LoadMem(asm.R2, asm.R6, 0, asm.Word).WithSymbol(fmt.Sprintf("advance%d", i)), // skb->len
+			asm.LoadMem(asm.R3, asm.R7, int16(offMult+4*i), asm.Word),
+			asm.Mul.Reg(asm.R2, asm.R3),
+			asm.Mov.Reg(asm.R3, asm.R7),
+			asm.Add.Imm(asm.R3, int32(offVT+8*i)),
+			asm.StoreXAdd(asm.R3, asm.R2, asm.DWord),
+			asm.Ja.Label(fmt.Sprintf("path%d", i)),
+		)
+	}
+	ins = append(ins,
+		// per flow: r = hash % total, first path with r < cum[i]
+		asm.Mov.Reg(asm.R1, asm.R6).WithSymbol("flow"),
+		asm.FnGetHashRecalc.Call(),
+		asm.LoadMem(asm.R2, asm.R7, 4, asm.Word),
+		asm.JEq.Imm(asm.R2, 0, "pass"),
+		asm.Mod.Reg32(asm.R0, asm.R2),
+	)
+	for i := 0; i < 3; i++ {
+		ins = append(ins,
+			asm.LoadMem(asm.R3, asm.R7, int16(offCum+4*i), asm.Word),
 			asm.JLT.Reg(asm.R0, asm.R3, fmt.Sprintf("path%d", i)),
 		)
 	}
 	ins = append(ins, asm.Ja.Label("path3"))
 	for i := 0; i < 4; i++ {
 		ins = append(ins,
-			asm.LoadMem(asm.R4, asm.R7, int16(32+4*i), asm.Word).WithSymbol(fmt.Sprintf("path%d", i)),
-			asm.LoadMem(asm.R5, asm.R7, int16(48+4*i), asm.Word),
+			asm.LoadMem(asm.R4, asm.R7, int16(offClassID+4*i), asm.Word).WithSymbol(fmt.Sprintf("path%d", i)),
+			asm.LoadMem(asm.R5, asm.R7, int16(offVID+4*i), asm.Word),
 			asm.Ja.Label("apply"),
 		)
 	}

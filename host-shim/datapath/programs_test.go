@@ -69,9 +69,17 @@ func TestEgressSplitsByWeight(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// 10.0.0.2: paths with weights 2:1 -> classes 1:1 and 1:2; 10.0.0.3: one path, class 1:7.
-	put("10.0.0.2", sessionValue{NPaths: 2, Total: 3, Cum: [4]uint32{2, 3, ^uint32(0), ^uint32(0)}, ClassID: [4]uint32{0x10001, 0x10002, 0x10002, 0x10002}, VID: [4]uint32{1, 2, 2, 2}})
-	put("10.0.0.3", sessionValue{NPaths: 1, Total: 1, Cum: [4]uint32{1, ^uint32(0), ^uint32(0), ^uint32(0)}, ClassID: [4]uint32{0x10007, 0x10007, 0x10007, 0x10007}})
+	// 10.0.0.2: paths with weights 2:1 -> classes 1:1 and 1:2, split per packet;
+	// 10.0.0.4: the same split per flow; 10.0.0.3: one path, class 1:7.
+	maxVT := ^uint64(0)
+	twoPaths := sessionValue{NPaths: 2, Total: 3, Cum: [4]uint32{2, 3, ^uint32(0), ^uint32(0)}, ClassID: [4]uint32{0x10001, 0x10002, 0x10002, 0x10002},
+		VID: [4]uint32{1, 2, 2, 2}, Mult: [4]uint32{1 << 23, 1 << 24, 0, 0}, VT: [4]uint64{0, 0, maxVT, maxVT}}
+	put("10.0.0.2", twoPaths)
+	perFlow := twoPaths
+	perFlow.Split = 1
+	put("10.0.0.4", perFlow)
+	put("10.0.0.3", sessionValue{NPaths: 1, Total: 1, Cum: [4]uint32{1, ^uint32(0), ^uint32(0), ^uint32(0)}, ClassID: [4]uint32{0x10007, 0x10007, 0x10007, 0x10007},
+		Mult: [4]uint32{1 << 24}, VT: [4]uint64{0, maxVT, maxVT, maxVT}})
 
 	tests := []struct {
 		name   string
@@ -80,7 +88,8 @@ func TestEgressSplitsByWeight(t *testing.T) {
 		want   map[uint32]float64 // class -> expected share
 		margin float64
 	}{
-		{"two paths 2:1", "10.0.0.2", 6000, map[uint32]float64{0x10001: 2.0 / 3, 0x10002: 1.0 / 3}, 0.03},
+		{"two paths 2:1 per packet: exact", "10.0.0.2", 3000, map[uint32]float64{0x10001: 2.0 / 3, 0x10002: 1.0 / 3}, 0.001},
+		{"per flow: one flow sticks to one path", "10.0.0.4", 100, nil, 0},
 		{"single path", "10.0.0.3", 50, map[uint32]float64{0x10007: 1}, 0},
 		{"no session: priority untouched", "10.0.0.9", 50, map[uint32]float64{0: 1}, 0},
 	}
@@ -90,6 +99,9 @@ func TestEgressSplitsByWeight(t *testing.T) {
 			pkt := packet("10.0.0.1", tc.dst, 17, 100)
 			for i := 0; i < tc.n; i++ {
 				got[run(t, prog, pkt)]++
+			}
+			if tc.want == nil && len(got) != 1 {
+				t.Errorf("one flow went to %d classes: %v", len(got), got)
 			}
 			for class, share := range tc.want {
 				f := float64(got[class]) / float64(tc.n)
