@@ -23,7 +23,7 @@ const (
 
 // Split says how a session's packets are spread over its paths.
 const (
-	SplitPacket = "packet" // each packet picks a path at random, weighted by rate
+	SplitPacket = "packet" // packets spread by byte-weighted round robin, in proportion to the rates
 	SplitFlow   = "flow"   // each flow (5-tuple hash) sticks to one path, weighted by rate
 )
 
