@@ -20,6 +20,9 @@ import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.netcfg.NetworkConfigParser;
+import org.fairfabric.controller.p4rt.DeviceAgent;
+import org.fairfabric.controller.p4rt.DeviceFleet;
+import org.fairfabric.controller.p4rt.PipelineFiles;
 import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
 import org.fairfabric.controller.rest.BearerAuth;
@@ -34,10 +37,13 @@ public final class Controller implements AutoCloseable {
     private final FabricService fabric;
     private final NetworkView network;
     private final KafkaEventPublisher kafka;
+    private final Devices devices;
     private final Server http;
     private final String baseUrl;
 
-    private Controller(JournalStore store, FabricService fabric, NetworkView network, KafkaEventPublisher kafka, Server http, String baseUrl) {
+    private Controller(JournalStore store, FabricService fabric, NetworkView network, KafkaEventPublisher kafka, Devices devices,
+                       Server http, String baseUrl) {
+        this.devices = devices;
         this.store = store;
         this.fabric = fabric;
         this.network = network;
@@ -51,7 +57,9 @@ public final class Controller implements AutoCloseable {
         JournalStore store = JournalStore.open(s.dataDir);
         KafkaEventPublisher kafka = null;
         Server server = null;
+        Devices devices = null;
         try {
+            PipelineFiles pipeline = s.p4info == null ? null : PipelineFiles.read(s.p4info, s.p4DeviceConfig);
             NetworkConfigParser parser = new NetworkConfigParser();
             EventLog events = new EventLog(Clock.systemUTC(), EVENTS_KEPT);
             if (s.kafka != null) {
@@ -60,12 +68,15 @@ public final class Controller implements AutoCloseable {
             }
             FabricService fabric = new FabricService(store, parser, events);
             NetworkView network = new NetworkView(events);
+            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow());
+            devices = devs;
             events.addSink(e -> {
                 if (e.type.equals(EventTypes.NETWORK_CONFIG_UPDATED)) {
-                    fabric.networkConfig().ifPresent(json -> resetTopology(network, parser.parse(json)));
+                    // off the event thread: reconnecting closes agents, whose callbacks emit events too
+                    devs.applyLater(() -> fabric.networkConfig().map(parser::parse).orElseThrow());
                 }
             });
-            fabric.networkConfig().ifPresent(json -> resetTopology(network, parser.parse(json)));
+            fabric.networkConfig().ifPresent(json -> devs.apply(parser.parse(json)));
             if (s.netcfg != null) {
                 String json = Files.readString(s.netcfg);
                 if (!fabric.networkConfig().map(json::equals).orElse(false)) {
@@ -76,6 +87,7 @@ public final class Controller implements AutoCloseable {
                     }
                 }
             }
+            devs.sync();
             server = new Server();
             ServerConnector connector = new ServerConnector(server);
             connector.setHost(s.httpHost);
@@ -84,9 +96,12 @@ public final class Controller implements AutoCloseable {
             server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
             server.start();
             String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
-            return new Controller(store, fabric, network, kafka, server, url);
+            return new Controller(store, fabric, network, kafka, devices, server, url);
         } catch (Exception e) {
             stopQuietly(server);
+            if (devices != null) {
+                devices.close();
+            }
             if (kafka != null) {
                 kafka.close();
             }
@@ -150,9 +165,15 @@ public final class Controller implements AutoCloseable {
         }
         closed = true;
         stopQuietly(http);
+        devices.close();
         if (kafka != null) {
             kafka.close();
         }
         store.close();
+    }
+
+    /** The P4Runtime connections of the current network configuration. */
+    public DeviceFleet fleet() {
+        return devices.fleet();
     }
 }

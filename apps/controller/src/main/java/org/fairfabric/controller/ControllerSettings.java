@@ -14,13 +14,15 @@ import java.util.Map;
 public final class ControllerSettings {
     public static final String USAGE = String.join("\n",
             "usage: fairfabric-controller --data-dir DIR [--netcfg FILE] [--http-host H] [--http-port N]",
-            "                             [--kafka HOST:PORT] [--token-file FILE]",
+            "                             [--kafka HOST:PORT] [--token-file FILE] [--p4info FILE --p4-device-config FILE]",
             "  --data-dir DIR     where the journal (tenants, hosts, network configuration) lives",
             "  --netcfg FILE      ONOS network-config JSON; replaces the stored one when it differs",
             "  --http-host H      REST listen address (default 127.0.0.1)",
             "  --http-port N      REST port (default 8181; 0 picks a free one, printed on start)",
             "  --kafka HOST:PORT  Kafka bootstrap server for events (default $FAIRFABRIC_KAFKA; none: no events to Kafka)",
-            "  --token-file FILE  file holding the bearer token for mutations (else $FF_API_TOKEN; required)");
+            "  --token-file FILE  file holding the bearer token for mutations (else $FF_API_TOKEN; required)",
+            "  --p4info FILE      P4Info (text format) of the pipeline to push to every switch",
+            "  --p4-device-config FILE  the target's device config for that pipeline (p4switch: 'p4switch bundle' output)");
 
     public final Path dataDir;
     public final Path netcfg;
@@ -28,18 +30,28 @@ public final class ControllerSettings {
     public final int httpPort;
     public final String kafka;
     public final String apiToken;
+    /** Both null, or both set: the pipeline pushed to every switch. */
+    public final Path p4info;
+    public final Path p4DeviceConfig;
 
-    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken) {
+    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
+                               Path p4info, Path p4DeviceConfig) {
         this.dataDir = dataDir;
         this.netcfg = netcfg;
         this.httpHost = httpHost;
         this.httpPort = httpPort;
         this.kafka = kafka;
         this.apiToken = apiToken;
+        this.p4info = p4info;
+        this.p4DeviceConfig = p4DeviceConfig;
     }
 
     public static ControllerSettings of(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken) {
-        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken);
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, null, null);
+    }
+
+    public ControllerSettings withPipeline(Path p4infoFile, Path deviceConfigFile) {
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile);
     }
 
     /** Parses the command line; throws IllegalArgumentException with a message for the user. */
@@ -47,6 +59,8 @@ public final class ControllerSettings {
         Path dataDir = null;
         Path netcfg = null;
         Path tokenFile = null;
+        Path p4info = null;
+        Path p4DeviceConfig = null;
         String host = "127.0.0.1";
         int port = 8181;
         String kafka = env.get("FAIRFABRIC_KAFKA");
@@ -72,6 +86,8 @@ public final class ControllerSettings {
                     break;
                 case "--kafka": kafka = v; break;
                 case "--token-file": tokenFile = Path.of(v); break;
+                case "--p4info": p4info = Path.of(v); break;
+                case "--p4-device-config": p4DeviceConfig = Path.of(v); break;
                 default: throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
@@ -91,9 +107,12 @@ public final class ControllerSettings {
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("no API token: set FF_API_TOKEN or pass --token-file FILE (there is no default)");
         }
+        if ((p4info == null) != (p4DeviceConfig == null)) {
+            throw new IllegalArgumentException("--p4info and --p4-device-config go together");
+        }
         if (kafka != null && kafka.isBlank()) {
             kafka = null;
         }
-        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token);
+        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig);
     }
 }

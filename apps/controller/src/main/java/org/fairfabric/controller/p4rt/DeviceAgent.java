@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import p4.config.v1.P4InfoOuterClass.P4Info;
@@ -69,11 +68,13 @@ public final class DeviceAgent implements AutoCloseable {
         this.electionId = electionId;
         this.listener = listener;
         this.maxBatch = maxBatch;
-        this.queue = Executors.newSingleThreadScheduledExecutor(r -> {
+        java.util.concurrent.ScheduledThreadPoolExecutor q = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "p4rt-" + name);
             t.setDaemon(true);
             return t;
         });
+        q.setExecuteExistingDelayedTasksAfterShutdownPolicy(false); // pending reconnections die with the agent
+        this.queue = q;
     }
 
     /** An election id that grows with wall-clock time, so a restarted controller outranks the one it replaces. */
@@ -283,7 +284,11 @@ public final class DeviceAgent implements AutoCloseable {
         if (closed) {
             return;
         }
-        LOG.info("{}: {}; reconnecting in {} ms", name, why, backoffMs);
+        if (backoffMs == MIN_BACKOFF_MS) {
+            LOG.info("{}: {}; reconnecting (every {} ms at most)", name, why, MAX_BACKOFF_MS);
+        } else {
+            LOG.debug("{}: {}; reconnecting in {} ms", name, why, backoffMs);
+        }
         queue.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
         backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
     }
