@@ -19,6 +19,6 @@ public final class EventDto {
         this.time = Objects.requireNonNull(time, "time");
         this.type = Objects.requireNonNull(type, "type");
         this.subject = Objects.requireNonNull(subject, "subject");
-        this.detail = Map.copyOf(detail);
+        this.detail = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(detail));
     }
 }

@@ -89,7 +89,7 @@ public final class FabricService {
         tenant(id);
         commit(new Mutation.DeleteTenant(id));
         sessions.values().removeIf(s -> s.tenantId.equals(id));
-        events.emit(EventTypes.TENANT_DELETED, id, Map.of());
+        events.emit(EventTypes.TENANT_DELETED, id, Detail.of());
     }
 
     private void checkNameFree(TenantDto t) {
@@ -152,7 +152,7 @@ public final class FabricService {
         }
         catalog.checkHostAttachment(h.location);
         commit(new Mutation.PutHost(h));
-        events.emit(EventTypes.HOST_ADDED, h.id, Map.of("tenantId", h.tenantId, "ip", h.ip, "mac", h.mac,
+        events.emit(EventTypes.HOST_ADDED, h.id, Detail.of("tenantId", h.tenantId, "ip", h.ip, "mac", h.mac,
                 "device", h.location.device, "port", h.location.port));
         return h;
     }
@@ -161,7 +161,7 @@ public final class FabricService {
         host(tenantId, hostId);
         commit(new Mutation.DeleteHost(hostId));
         sessions.values().removeIf(s -> s.srcHost.equals(hostId) || s.dstHost.equals(hostId));
-        events.emit(EventTypes.HOST_REMOVED, hostId, Map.of("tenantId", tenantId));
+        events.emit(EventTypes.HOST_REMOVED, hostId, Detail.of("tenantId", tenantId));
     }
 
     // ---- sessions (not persisted: the monitor re-detects live sessions after a restart)
@@ -212,14 +212,14 @@ public final class FabricService {
         }
         SessionDto s = new SessionDto("s" + (++lastSessionNumber), src.tenantId, srcHost, dstHost, demandBps, source);
         sessions.put(s.id, s);
-        events.emit(EventTypes.SESSION_ADDED, s.id, Map.of("tenantId", s.tenantId, "srcHost", srcHost, "dstHost", dstHost));
+        events.emit(EventTypes.SESSION_ADDED, s.id, Detail.of("tenantId", s.tenantId, "srcHost", srcHost, "dstHost", dstHost));
         return s;
     }
 
     public synchronized void removeSession(String id) {
         SessionDto s = session(id);
         sessions.remove(id);
-        events.emit(EventTypes.SESSION_REMOVED, id, Map.of("tenantId", s.tenantId));
+        events.emit(EventTypes.SESSION_REMOVED, id, Detail.of("tenantId", s.tenantId));
     }
 
     // ---- network configuration
@@ -241,7 +241,7 @@ public final class FabricService {
         }
         commit(new Mutation.PutNetworkConfig(json));
         catalog = next;
-        events.emit(EventTypes.NETWORK_CONFIG_UPDATED, "network-config", Map.of("bytes", json.length()));
+        events.emit(EventTypes.NETWORK_CONFIG_UPDATED, "network-config", Detail.of("bytes", json.length()));
     }
 
     private void commit(Mutation m) {

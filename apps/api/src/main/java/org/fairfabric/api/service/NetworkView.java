@@ -55,7 +55,7 @@ public final class NetworkView {
         DeviceDto d = device(id);
         if (d.available != available) {
             devices.put(id, d.withAvailable(available));
-            events.emit(EventTypes.DEVICE_STATE, id, Map.of("available", available));
+            events.emit(EventTypes.DEVICE_STATE, id, Detail.of("available", available));
         }
     }
 
@@ -65,7 +65,7 @@ public final class NetworkView {
         for (LinkDto l : new ArrayList<>(links.values())) {
             if ((l.src.equals(at) || l.dst.equals(at)) && l.up != up) {
                 links.put(l.id, l.withUp(up));
-                events.emit(EventTypes.LINK_STATE, l.id, Map.of("up", up, "reportedBy", at.toString()));
+                events.emit(EventTypes.LINK_STATE, l.id, Detail.of("up", up, "reportedBy", at.toString()));
             }
         }
     }
@@ -87,7 +87,7 @@ public final class NetworkView {
         allocations.clear();
         for (AllocationDto a : round) {
             allocations.put(a.sessionId, a);
-            events.emit(EventTypes.ALLOCATION_UPDATED, a.sessionId, Map.of("tenantId", a.tenantId, "totalBps", a.totalBps,
+            events.emit(EventTypes.ALLOCATION_UPDATED, a.sessionId, Detail.of("tenantId", a.tenantId, "totalBps", a.totalBps,
                     "paths", a.paths.size()));
         }
     }
@@ -103,7 +103,7 @@ public final class NetworkView {
         RoutingGroupDto before = groups.put(key, g);
         for (int port : g.ports) {
             if (before == null || !before.ports.contains(port)) {
-                events.emit(EventTypes.ROUTING_GROUP_MOVED, g.device, Map.of("metric", g.metric, "port", port, "toLevel", g.level));
+                events.emit(EventTypes.ROUTING_GROUP_MOVED, g.device, Detail.of("metric", g.metric, "port", port, "toLevel", g.level));
             }
         }
     }
