@@ -48,7 +48,11 @@ class KafkaEventPublisherTest {
         String bootstrap = broker();
         String prefix = "test-" + UUID.randomUUID().toString().substring(0, 8) + ".fairfabric.controller.";
         EventLog events = new EventLog(Clock.systemUTC(), 100);
-        try (KafkaEventPublisher publisher = new KafkaEventPublisher(bootstrap, prefix)) {
+        List<String> topics = ControllerTopics.ALL.stream().map(t -> prefix + t).collect(Collectors.toList());
+        Properties a = new Properties();
+        a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (KafkaEventPublisher publisher = new KafkaEventPublisher(bootstrap, prefix); Admin admin = Admin.create(a)) {
+            assertTrue(admin.listTopics().names().get().containsAll(topics), "the publisher creates its topics before it sends anything");
             events.addSink(publisher);
             FabricService fabric = new FabricService(new InMemoryFabricStore(), new NetworkConfigParser(), events);
             NetworkView net = new NetworkView(events);
@@ -70,7 +74,6 @@ class KafkaEventPublisherTest {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        List<String> topics = ControllerTopics.ALL.stream().map(t -> prefix + t).collect(Collectors.toList());
         List<ConsumerRecord<String, String>> got = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p)) {
             consumer.subscribe(topics);
@@ -97,10 +100,8 @@ class KafkaEventPublisherTest {
         assertEquals(5, moved.get("detail").get("port").asInt());
         assertEquals(1, moved.get("detail").get("toLevel").asInt());
 
-        Properties a = new Properties();
-        a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(a)) {
-            admin.deleteTopics(typesByTopic.keySet().stream().map(t -> prefix + t).collect(Collectors.toList())).all().get();
+            admin.deleteTopics(topics).all().get();
         }
     }
 }
