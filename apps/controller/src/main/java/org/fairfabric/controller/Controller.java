@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.fairfabric.api.dto.DeviceDto;
@@ -16,12 +17,14 @@ import org.fairfabric.api.error.ApiException;
 import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.arp.ArpService;
 import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.netcfg.NetworkConfigParser;
 import org.fairfabric.controller.p4rt.DeviceAgent;
 import org.fairfabric.controller.p4rt.DeviceFleet;
+import org.fairfabric.controller.p4rt.PacketIo;
 import org.fairfabric.controller.p4rt.PipelineFiles;
 import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
@@ -68,7 +71,16 @@ public final class Controller implements AutoCloseable {
             }
             FabricService fabric = new FabricService(store, parser, events);
             NetworkView network = new NetworkView(events);
-            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow());
+            AtomicReference<Devices> devsRef = new AtomicReference<>();
+            AtomicReference<NetworkConfig> current = new AtomicReference<>();
+            ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
+                    ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
+            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet) -> {
+                if (arp != null) {
+                    arp.onPacketIn(device, packet);
+                }
+            }, current::set);
+            devsRef.set(devs);
             devices = devs;
             events.addSink(e -> {
                 if (e.type.equals(EventTypes.NETWORK_CONFIG_UPDATED)) {
@@ -114,6 +126,23 @@ public final class Controller implements AutoCloseable {
             }
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The MAC of a host address: tenants' hosts first, then the configuration's hosts. */
+    static java.util.Optional<String> macOfIp(FabricService fabric, NetworkConfig cfg, String ip) {
+        for (org.fairfabric.api.dto.HostDto h : fabric.allHosts()) {
+            if (h.ip.equals(ip)) {
+                return java.util.Optional.of(h.mac);
+            }
+        }
+        if (cfg != null) {
+            for (NetworkConfig.Host h : cfg.hosts) {
+                if (h.ips.contains(ip)) {
+                    return java.util.Optional.of(h.mac);
+                }
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /** Devices start unavailable until their P4Runtime session is up; links start up. */

@@ -7,11 +7,13 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.fairfabric.controller.netcfg.NetworkConfig;
+import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 
 /**
  * One {@link DeviceAgent} per switch of the network configuration, each on its own gRPC channel to
- * the device's management address. Replaced as a whole when the configuration changes.
+ * the device's management address. Replaced as a whole when the configuration changes. Packet-ins
+ * go to {@code packets} with the id of the device they came from.
  */
 public final class DeviceFleet implements AutoCloseable {
     private static final int MAX_MESSAGE_BYTES = 64 << 20;
@@ -23,7 +25,8 @@ public final class DeviceFleet implements AutoCloseable {
      * Connects to every device. {@code readiness} hears (device id, ready) changes;
      * {@code pipeline} (may be null) is set on every agent before it connects.
      */
-    public DeviceFleet(NetworkConfig cfg, Uint128 electionId, PipelineFiles pipeline, BiConsumer<String, Boolean> readiness) {
+    public DeviceFleet(NetworkConfig cfg, Uint128 electionId, PipelineFiles pipeline, BiConsumer<String, Boolean> readiness,
+                       BiConsumer<String, PacketIn> packets) {
         for (NetworkConfig.Device d : cfg.devices.values()) {
             ManagedChannel ch = NettyChannelBuilder.forAddress(d.address.host, d.address.port).usePlaintext()
                     .maxInboundMessageSize(MAX_MESSAGE_BYTES).build();
@@ -31,6 +34,11 @@ public final class DeviceFleet implements AutoCloseable {
                 @Override
                 public void onReady(boolean ready) {
                     readiness.accept(d.id, ready);
+                }
+
+                @Override
+                public void onPacketIn(PacketIn packet) {
+                    packets.accept(d.id, packet);
                 }
             }, DeviceAgent.DEFAULT_MAX_BATCH);
             if (pipeline != null) {

@@ -53,6 +53,22 @@ class ControllerDevicesTest {
                     .get(10, TimeUnit.SECONDS).allOk());
             assertEquals(1, leaf.entities().size());
 
+            // ARP the pipeline could not answer comes up as packet-in reason 1 and is answered out of the same port
+            assertEquals(201, new HttpJson(c.baseUrl(), "devices-test-token-0123").send("POST", "/api/v1/tenants", "{\"id\":\"blue\",\"weight\":1}").status);
+            assertEquals(201, new HttpJson(c.baseUrl(), "devices-test-token-0123").send("POST", "/api/v1/tenants/blue/hosts",
+                    "{\"id\":\"h2\",\"ip\":\"10.0.1.2\",\"mac\":\"00:00:0a:00:01:02\",\"location\":{\"device\":\"device:leaf1\",\"port\":3}}").status);
+            byte[] request = org.fairfabric.controller.arp.ArpResponderTest.request("", "0001", "0a000102");
+            // first reason 2 (an event, not ARP's business) from port 5, then reason 1 from port 4: in stream order, so
+            // a reply to the first would be the first packet-out, out of port 5
+            leaf.sendPacketIn(request, List.of(meta(1, 5), meta(2, 2)));
+            leaf.sendPacketIn(request, List.of(meta(1, 4), meta(2, 1)));
+            DeviceAgentTest.await("ARP reply sent", () -> leaf.packetOuts.size() == 1);
+            var out = leaf.packetOuts.get(0);
+            assertEquals("00000a000101" + "00000a000102", java.util.HexFormat.of().formatHex(out.getPayload().substring(0, 12).toByteArray()));
+            assertEquals(List.of(1, 2), out.getMetadataList().stream().map(m -> m.getMetadataId()).toList());
+            assertEquals(4, out.getMetadata(0).getValue().byteAt(0));
+            assertEquals(0, out.getMetadata(1).getValue().byteAt(0));
+
             spineServer.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
             DeviceAgentTest.await("spine shown unavailable", () -> !available(http, 1));
             JsonNode events = http.get("/api/v1/events?limit=1000").json();
@@ -65,6 +81,10 @@ class ControllerDevicesTest {
             leafServer.shutdownNow();
             spineServer.shutdownNow();
         }
+    }
+
+    static p4.v1.P4RuntimeOuterClass.PacketMetadata meta(int id, int value) {
+        return p4.v1.P4RuntimeOuterClass.PacketMetadata.newBuilder().setMetadataId(id).setValue(P4Bytes.of(value)).build();
     }
 
     static boolean available(HttpJson http, int index) {

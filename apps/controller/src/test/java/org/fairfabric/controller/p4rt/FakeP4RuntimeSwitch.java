@@ -72,8 +72,13 @@ final class FakeP4RuntimeSwitch extends P4RuntimeGrpc.P4RuntimeImplBase {
     }
 
     synchronized void sendPacketIn(byte[] payload) {
+        sendPacketIn(payload, List.of());
+    }
+
+    synchronized void sendPacketIn(byte[] payload, List<p4.v1.P4RuntimeOuterClass.PacketMetadata> metadata) {
         if (primary != null) {
-            primary.onNext(StreamMessageResponse.newBuilder().setPacket(PacketIn.newBuilder().setPayload(ByteString.copyFrom(payload))).build());
+            primary.onNext(StreamMessageResponse.newBuilder().setPacket(PacketIn.newBuilder()
+                    .setPayload(ByteString.copyFrom(payload)).addAllMetadata(metadata)).build());
         }
     }
 
@@ -264,8 +269,17 @@ final class FakeP4RuntimeSwitch extends P4RuntimeGrpc.P4RuntimeImplBase {
         out.onCompleted();
     }
 
+    /** A P4Info with these tables and the fabric pipeline's controller headers (packet_in: ingress_port 1, reason 2; packet_out: egress_port 1, do_forward 2). */
     static P4InfoOuterClass.P4Info p4info(int... tableIds) {
         P4InfoOuterClass.P4Info.Builder b = P4InfoOuterClass.P4Info.newBuilder();
+        b.addControllerPacketMetadata(P4InfoOuterClass.ControllerPacketMetadata.newBuilder()
+                .setPreamble(P4InfoOuterClass.Preamble.newBuilder().setId(1).setName("packet_in"))
+                .addMetadata(P4InfoOuterClass.ControllerPacketMetadata.Metadata.newBuilder().setId(1).setName("ingress_port").setBitwidth(9))
+                .addMetadata(P4InfoOuterClass.ControllerPacketMetadata.Metadata.newBuilder().setId(2).setName("reason").setBitwidth(8)));
+        b.addControllerPacketMetadata(P4InfoOuterClass.ControllerPacketMetadata.newBuilder()
+                .setPreamble(P4InfoOuterClass.Preamble.newBuilder().setId(2).setName("packet_out"))
+                .addMetadata(P4InfoOuterClass.ControllerPacketMetadata.Metadata.newBuilder().setId(1).setName("egress_port").setBitwidth(9))
+                .addMetadata(P4InfoOuterClass.ControllerPacketMetadata.Metadata.newBuilder().setId(2).setName("do_forward").setBitwidth(1)));
         for (int id : tableIds) {
             b.addTables(P4InfoOuterClass.Table.newBuilder().setPreamble(P4InfoOuterClass.Preamble.newBuilder().setId(id).setName("t" + id)));
         }
