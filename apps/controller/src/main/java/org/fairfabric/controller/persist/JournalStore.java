@@ -22,7 +22,8 @@ import org.fairfabric.api.store.StoredState;
  * each, {@code <crc32 in hex> <json>}, fsynced before {@link #append} returns. Opening replays it;
  * a torn last line (the process died mid-write, so the write was never acknowledged) is cut off;
  * a damaged line before the end is an error, never silently skipped. When the journal has grown
- * to many times the live state it is rewritten as one put per live item (write, fsync, rename).
+ * to many times the live state (checked at open and after each append) it is rewritten as one put
+ * per live item (write, fsync, rename).
  */
 public final class JournalStore implements FabricStore {
     static final String FILE = "journal.log";
@@ -149,6 +150,9 @@ public final class JournalStore implements FabricStore {
         }
         state = next;
         records++;
+        if (records >= COMPACT_MIN_RECORDS && records > 4L * liveItems()) {
+            compact();
+        }
     }
 
     /** Number of records in the journal file (for tests and the compaction rule). */

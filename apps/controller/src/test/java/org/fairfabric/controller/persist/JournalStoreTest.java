@@ -88,6 +88,19 @@ class JournalStoreTest {
     }
 
     @Test
+    void aJournalOfManyUpdatesCompactsItselfAndKeepsTheLatestState() {
+        try (JournalStore s = JournalStore.open(dir)) {
+            for (int i = 1; i <= 2500; i++) {
+                s.append(new Mutation.PutTenant(new TenantDto("blue", "blue", i, null)));
+            }
+            assertTrue(s.records() < 1000, "records: " + s.records());
+        }
+        try (JournalStore s = JournalStore.open(dir)) {
+            assertEquals(2500.0, s.load().tenants().get("blue").weight);
+        }
+    }
+
+    @Test
     void oneControllerPerDataDirectory() {
         try (JournalStore s = JournalStore.open(dir)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> JournalStore.open(dir));
