@@ -69,6 +69,9 @@ public final class HttpApi extends Handler.Abstract {
             path = path.substring(0, path.length() - 1);
         }
         String method = request.getMethod();
+        // Read the body before any answer, even a refusal: an unread body makes the server drop the
+        // connection, which a client that already sent its next request on it sees as a reset.
+        String body = method.equals("GET") || method.equals("HEAD") ? "" : body(request);
         boolean pathKnown = false;
         for (Route r : routes) {
             Map<String, String> params = r.match(path);
@@ -82,7 +85,6 @@ public final class HttpApi extends Handler.Abstract {
             if (r.mutating() && !auth.allows(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
                 return Reply.status(401, new ErrorDto(401, null, "this operation needs 'Authorization: Bearer <token>' with the controller's API token"));
             }
-            String body = r.mutating() ? body(request) : "";
             return r.handle(new Call(params, query(request), body));
         }
         if (pathKnown) {

@@ -133,6 +133,11 @@ class RestApiTest {
     @Test
     void theServedOpenApiDocumentIsTheKeptOneAndDocumentsEveryRoute() throws Exception {
         String kept = Files.readString(Path.of("../../docs/api/openapi.yaml"));
+        io.swagger.v3.parser.core.models.ParseOptions options = new io.swagger.v3.parser.core.models.ParseOptions();
+        options.setResolve(true);
+        io.swagger.v3.parser.core.models.SwaggerParseResult parsed = new io.swagger.v3.parser.OpenAPIV3Parser().readContents(kept, null, options);
+        assertEquals(List.of(), parsed.getMessages(), "docs/api/openapi.yaml is not a valid OpenAPI 3 document");
+        assertEquals("3.0.3", parsed.getOpenAPI().getOpenapi());
         assertEquals(kept, http.get("/api/v1/openapi.yaml").body);
         JsonNode doc = new ObjectMapper(new YAMLFactory()).readTree(kept);
         assertEquals(doc, Json.parse(http.get("/api/v1/openapi.json").body));
