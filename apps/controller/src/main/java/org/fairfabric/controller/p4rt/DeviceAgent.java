@@ -54,7 +54,7 @@ public final class DeviceAgent implements AutoCloseable {
     private final int maxBatch;
     private final ScheduledExecutorService queue;
     private final IntendedState intended = new IntendedState();
-    private P4RuntimeSession session;
+    private volatile P4RuntimeSession session;
     private long generation;
     private long backoffMs = MIN_BACKOFF_MS;
     private volatile boolean ready;
