@@ -1,6 +1,6 @@
 package org.fairfabric.api.dto;
 
-/** The event types the controller emits (the Kafka topic each goes to is in docs/kafka-controller.md). */
+/** The event types the controller emits (the Kafka topic each goes to is in docs/kafka.md). */
 public final class EventTypes {
     public static final String TENANT_CREATED = "tenant.created";
     public static final String TENANT_UPDATED = "tenant.updated";

@@ -5,17 +5,17 @@ import org.fairfabric.api.dto.EventTypes;
 
 /**
  * The Kafka topics the controller writes (it is their only writer), and which event goes where.
- * Schemas are in docs/kafka-controller.md; the envelope version is {@link #SCHEMA_VERSION}.
+ * Schemas are in docs/kafka.md; the envelope version is {@link #SCHEMA_VERSION}.
  */
 public final class ControllerTopics {
-    public static final String DEFAULT_PREFIX = "fairfabric.controller.";
+    public static final String DEFAULT_PREFIX = "ff.ctl.";
     public static final int SCHEMA_VERSION = 1;
 
-    public static final String TENANTS = "tenants";
-    public static final String SESSIONS = "sessions";
-    public static final String ALLOCATIONS = "allocations";
-    public static final String ROUTING_GROUPS = "routing-groups";
-    public static final String TOPOLOGY = "topology";
+    public static final String TENANTS = "tenants.v1";
+    public static final String SESSIONS = "sessions.v1";
+    public static final String ALLOCATIONS = "allocations.v1";
+    public static final String ROUTING_GROUPS = "routing-groups.v1";
+    public static final String TOPOLOGY = "topology.v1";
     public static final List<String> ALL = List.of(TENANTS, SESSIONS, ALLOCATIONS, ROUTING_GROUPS, TOPOLOGY);
 
     private ControllerTopics() {

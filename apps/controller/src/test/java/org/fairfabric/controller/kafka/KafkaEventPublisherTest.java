@@ -85,10 +85,10 @@ class KafkaEventPublisherTest {
         Map<String, List<String>> typesByTopic = got.stream().collect(Collectors.groupingBy(
                 r -> r.topic().substring(prefix.length()), Collectors.mapping(r -> Json.parse(r.value()).get("type").asText(), Collectors.toList())));
         assertEquals(Map.of(
-                "tenants", List.of("tenant.created", "tenant.updated", "tenant.deleted"),
-                "topology", List.of("device.state", "link.state"),
-                "routing-groups", List.of("routing-group.moved"),
-                "allocations", List.of("allocation.updated")), typesByTopic);
+                "tenants.v1", List.of("tenant.created", "tenant.updated", "tenant.deleted"),
+                "topology.v1", List.of("device.state", "link.state"),
+                "routing-groups.v1", List.of("routing-group.moved"),
+                "allocations.v1", List.of("allocation.updated")), typesByTopic);
         for (ConsumerRecord<String, String> r : got) {
             JsonNode v = Json.parse(r.value());
             assertEquals(1, v.get("version").asInt());
