@@ -28,7 +28,11 @@ def start(prefix="pr", n=2, **link_params):
     cleanup; returns the net. Stop it with stop(net)."""
     net = Mininet(topo=Star(prefix=prefix, n=n, **link_params), switch=P4Switch, controller=None,
                   autoStaticArp=True)
-    net.start()
+    try:
+        net.start()
+    except Exception:
+        net.stop()  # stops the p4switch processes already started
+        raise
     record(net)
     return net
 
