@@ -186,6 +186,11 @@ func (c *compiler) member(e *env, x *ast.Member, t check.Type) val {
 		}
 		c.fail(x.Pos, "action_run can only be used in a switch statement")
 	}
+	if !isStorage(x.X) {
+		// a field of a computed value, e.g. pk.lookahead<h_t>().f
+		base, pre := c.materialize(c.expr(e, x.X))
+		return c.withPre(c.load(c.memberLval(base, x)), pre)
+	}
 	if st, ok := check.Underlying(xt).(*check.Stack); ok && x.Name == "lastIndex" {
 		lv := c.lvalue(e, x.X)
 		_ = st
@@ -358,4 +363,27 @@ func (c *compiler) storeFn(v val, l *Layout) func(*State, []uint64) {
 	}
 	c.fail(nilPos, "internal: cannot store value of type %s", v.t)
 	return nil
+}
+
+// isStorage reports whether x names storage (as opposed to a computed value).
+func isStorage(x ast.Expr) bool {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return true
+	case *ast.Member:
+		return isStorage(x.X)
+	case *ast.Index:
+		return isStorage(x.X)
+	case *ast.Slice:
+		return isStorage(x.X)
+	}
+	return false
+}
+
+// materialize stores a computed aggregate in scratch slots.
+func (c *compiler) materialize(v val) (*lval, func(*State)) {
+	l := v.l
+	off := c.alloc(l.Size)
+	store := c.storeFn(v, l)
+	return &lval{l: l, static: true, off: off, hv: -1}, func(st *State) { store(st, st.S[off:off+l.Size]) }
 }

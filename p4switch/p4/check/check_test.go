@@ -33,7 +33,7 @@ func TestErrors(t *testing.T) {
 		name, src, want string
 	}{
 		{"undeclared", prelude + "control C() { apply { x = 1; } }\n", "prog.p4:3:23: x is not declared"},
-		{"width mismatch", prelude + "control C() { apply { bit<8> a = 1; bit<16> b = a; } }\n", "prog.p4:3:49: cannot use a value of type bit<8> as bit<16>"},
+		{"width mismatch", prelude + "control C() { apply { bit<16> a = 1; bit<8> b = a; } }\n", "prog.p4:3:49: cannot use a value of type bit<16> as bit<8>"},
 		{"bad operands", prelude + "control C() { apply { bit<8> a = 1; bit<16> b = 2; bool c = a == b; } }\n", "prog.p4:3:63: cannot compare bit<8> and bit<16>"},
 		{"no field", prelude + "header h_t { bit<8> f; }\ncontrol C(inout h_t h) { apply { h.g = 1; } }\n", "prog.p4:4:35: header h_t has no field g"},
 		{"syntax", prelude + "control C() { apply { if (true { } } }\n", "prog.p4:3:32: expected \")\""},

@@ -79,6 +79,11 @@ func (c *checker) compatible(to, from Type, e ast.Expr) bool {
 	}
 	ut, uf := Underlying(to), Underlying(from)
 	switch t := ut.(type) {
+	case *Bits:
+		// p4c accepts widening between bit<W> types of the same signedness
+		if f, ok := uf.(*Bits); ok && f.Signed == t.Signed && f.W < t.W {
+			return true
+		}
 	case *Struct:
 		switch f := uf.(type) {
 		case *Struct:
