@@ -7,13 +7,13 @@
 # p4switch/testdata/l3router/l3router.p4 with one /32 route per host. Then
 # p4rtctl inserts entries in batches. Options (environment):
 #   BENCH_SECONDS (10)  iperf3 duration per path
-#   BENCH_INSERTS (50000), BENCH_BATCH (1000)
+#   BENCH_INSERTS (20000), BENCH_BATCH (1000)
 #   BENCH_PROFILE=1     also take a CPU profile of p4switch during its iperf3
 #                       run and print the share of time in the P4 pipeline
 set -euo pipefail
 FF_ROOT="${FF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 SECONDS_PER_RUN="${BENCH_SECONDS:-10}"
-INSERTS="${BENCH_INSERTS:-50000}"
+INSERTS="${BENCH_INSERTS:-20000}"
 BATCH="${BENCH_BATCH:-1000}"
 PROGRAM="$FF_ROOT/p4switch/testdata/l3router/l3router.p4"
 WORK="$(mktemp -d /tmp/p4switch-bench.XXXXXX)"
