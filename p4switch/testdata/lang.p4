@@ -100,7 +100,7 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
         m.port = (port_id_t)16w7;
         hdr.o.r5 = hdr.o.r5 + (byte_t)(bit<16>)m.port;
         pair_t q = { x = 1, y = 2 };
-        hdr.o.r5 = hdr.o.r5 + q.y;
+        hdr.o.r5 = hdr.o.r5 + TWICE(q.y) - q.y;
         hdr.h.w |+|= 0xFFF0;
         hdr.h.w >>= 4;
         if (hdr.h.op == 5) {
