@@ -126,18 +126,25 @@ func (c *compiler) constActionCall(e *env, t *Table, ref *ast.ActionRef) *Action
 	o := c.info.Uses[ref.Name.(*ast.Ident)]
 	a := c.action(e, o.Decl.(*ast.ActionDecl))
 	call := &ActionCall{Action: a}
-	args := ref.Args
-	// skip arguments bound to directional parameters
-	nDir := len(a.Decl.Params) - len(a.Params)
-	if len(args) == len(a.Decl.Params) {
-		args = args[nDir:]
+	// arguments may be positional (all parameters, or only the
+	// directionless ones) or named
+	var dirless []*ast.Param
+	for _, p := range a.Decl.Params {
+		if p.Dir == "" {
+			dirless = append(dirless, p)
+		}
 	}
+	args := ref.Args
+	if len(args) == len(a.Decl.Params) && len(args) > 0 && args[0].Name == "" {
+		args = args[len(a.Decl.Params)-len(dirless):]
+	}
+	ordered := orderedArgs(args, dirless)
 	for i, p := range a.Params {
 		ws := make([]uint64, p.Layout.Words)
-		if i < len(args) {
-			v, ok := c.info.Consts[args[i].Value]
+		if x := ordered[i]; x != nil {
+			v, ok := c.info.Consts[x]
 			if !ok {
-				c.fail(args[i].Value.Position(), "action arguments here must be constants")
+				c.fail(x.Position(), "action arguments here must be constants")
 			}
 			wordsFromBig(v, p.Layout.Width, ws)
 		}

@@ -58,7 +58,7 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
             0x0F00 &&& 0xFF00: set(0xA1);
             _: set(0xA2);
         }
-        const default_action = set(0xA3);
+        const default_action = set(v = 0xA3);
     }
     table t_crange {
         key = { hdr.h.k4: range; hdr.h.k1: exact; }
