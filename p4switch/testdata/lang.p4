@@ -1,7 +1,7 @@
 // Language constructs: preprocessor, typedef/type, enums, consts,
 // functions with return, copy-in/copy-out, nested controls, switch on
 // values, struct and list initialisers, compound assignment, varbit,
-// lookahead and advance.
+// lookahead and advance, generic functions.
 #include <core.p4>
 #include <v1model.p4>
 #include "inc/lang_types.p4"
@@ -25,6 +25,10 @@ bit<8> max8(in bit<8> a, in bit<8> b) {
         return a;
     }
     return b;
+}
+
+T maxg<T>(in T a, in T b) {
+    return a > b ? a : b;
 }
 
 void swap(inout pair_t p) {
@@ -78,7 +82,7 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
 
     apply {
         hdr.o.setValid();
-        hdr.o.r1 = max8(hdr.h.a, hdr.h.b);
+        hdr.o.r1 = maxg(max8(hdr.h.a, hdr.h.b), hdr.h.b);
         m.p = { hdr.h.a, hdr.h.b };
         swap(m.p);
         hdr.o.r2 = m.p.x;
