@@ -70,7 +70,8 @@ type TableAction struct {
 	Annos       ast.Annotations
 	DefaultOnly bool
 	TableOnly   bool
-	bind        func(*State) // directional arguments bound in the action list
+	bind        func(*State) // copy-in of directional arguments bound in the action list
+	bindOut     func(*State) // and their copy-out
 }
 
 // ActionCall is an action with its directionless argument values (one word slice per parameter).

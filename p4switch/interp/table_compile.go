@@ -52,8 +52,8 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 			ta := &TableAction{Action: a, Annos: r.Annos, DefaultOnly: r.Annos.Has("defaultonly"), TableOnly: r.Annos.Has("tableonly")}
 			if len(r.Args) > 0 {
 				offs := c.paramOffsets(a)
-				in, _ := c.bindArgs(e, r.Args, a.Decl.Params[:len(r.Args)], offs[:len(r.Args)])
-				ta.bind = in
+				in, out := c.bindArgs(e, r.Args, a.Decl.Params[:len(r.Args)], offs[:len(r.Args)])
+				ta.bind, ta.bindOut = in, out
 			}
 			t.Actions = append(t.Actions, ta)
 		}
@@ -221,10 +221,10 @@ func (c *compiler) compileApply(e *env, t *Table) {
 		key[i] = buf[o : o+k.words]
 		o += k.words
 	}
-	binds := map[*Action]func(*State){}
+	binds := map[*Action]*TableAction{}
 	for _, ta := range t.Actions {
 		if ta.bind != nil {
-			binds[ta.Action] = ta.bind
+			binds[ta.Action] = ta
 		}
 	}
 	keys := t.Keys
@@ -234,11 +234,15 @@ func (c *compiler) compileApply(e *env, t *Table) {
 		for i, p := range a.Params {
 			copy(st.S[p.Off:p.Off+p.Layout.Words], call.Args[i])
 		}
-		if b := binds[a]; b != nil {
-			b(st)
+		b := binds[a]
+		if b != nil {
+			b.bind(st)
 		}
 		if a.Run(st) == exited {
 			st.exit = true
+		}
+		if b != nil {
+			b.bindOut(st)
 		}
 	}
 	t.apply = func(st *State) (bool, *Action) {

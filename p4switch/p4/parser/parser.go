@@ -624,6 +624,10 @@ func (p *parser) simpleKeyset() ast.Expr {
 func (p *parser) tableDecl(annos ast.Annotations) *ast.TableDecl {
 	pos := p.expect("table").Pos
 	d := &ast.TableDecl{Pos: pos, Annos: annos, Name: p.name()}
+	if p.is("(") && p.isAt(1, ")") { // old syntax: table t() { ... }
+		p.next()
+		p.next()
+	}
 	p.expect("{")
 	for !p.is("}") {
 		pa := p.annotations()
