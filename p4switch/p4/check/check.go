@@ -76,6 +76,7 @@ type checker struct {
 	typeEnv  []map[string]Type // type parameter bindings stack
 	retType  Type
 	inAction bool
+	loops    int
 }
 
 type stop struct{}
