@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"math/big"
 	"strings"
 	"sync/atomic"
 
@@ -321,5 +320,3 @@ func (cc *CounterCell) Add(n uint64) {
 	cc.Packets.Add(1)
 	cc.Bytes.Add(n)
 }
-
-var _ = big.NewInt

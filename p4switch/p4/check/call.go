@@ -192,9 +192,6 @@ func (c *checker) call(s *Scope, e *ast.Call) Type {
 			ci.Ret = &Void{}
 		}
 	}
-	if ci.Kind == CallAction && !c.inAction && false {
-		c.errorf(e.Pos, "")
-	}
 	return ci.Ret
 }
 
@@ -280,7 +277,7 @@ func (c *checker) isLValue(s *Scope, e ast.Expr) bool {
 		}
 		if o.Kind == ObjParam {
 			p := o.Decl.(*ast.Param)
-			return p.Dir == "out" || p.Dir == "inout" || p.Dir == "" && false
+			return p.Dir == "out" || p.Dir == "inout"
 		}
 		return false
 	case *ast.Member:

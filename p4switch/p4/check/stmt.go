@@ -70,11 +70,9 @@ func (c *checker) stmt(s *Scope, st ast.Stmt) {
 	case *ast.Switch:
 		xt := c.expr(s, st.X, nil)
 		ae, isAction := xt.(*ActionEnum)
-		seenDefault := false
 		for _, cs := range st.Cases {
 			for _, l := range cs.Labels {
 				if _, ok := l.(*ast.Default); ok {
-					seenDefault = true
 					continue
 				}
 				if isAction {
@@ -101,7 +99,6 @@ func (c *checker) stmt(s *Scope, st ast.Stmt) {
 				c.block(newScope(s), cs.Body)
 			}
 		}
-		_ = seenDefault
 		if !isAction && bitsOf(xt) == nil {
 			if _, ok := Underlying(xt).(*Enum); !ok {
 				if _, ok := xt.(*ErrorT); !ok {
