@@ -11,9 +11,10 @@ import (
 
 // blockInst is an instantiated parser or control used by apply().
 type blockInst struct {
-	params []*ast.Param
-	offs   []int
-	run    func(*State) int
+	params   []*ast.Param
+	offs     []int
+	run      func(*State) int
+	isParser bool
 }
 
 func (c *compiler) constArg(args []ast.Arg, i int) int64 {
@@ -62,15 +63,8 @@ func (c *compiler) newObject(e *env, t check.Type, args []ast.Arg, name string, 
 			offs[i] = c.alloc(c.layoutOf(c.info.DeclTypes[p]).Size)
 		}
 		run := c.instantiate(ref, offs)
-		var ps []*ast.Param
-		var os []int
-		for i, p := range params {
-			if offs[i] >= 0 {
-				ps = append(ps, p)
-				os = append(os, offs[i])
-			}
-		}
-		return &blockInst{params: ps, offs: os, run: run}
+		_, isParser := u.Decl.(*ast.ParserDecl)
+		return &blockInst{params: params, offs: offs, run: run, isParser: isParser}
 	case *check.Extern:
 		switch u.Decl.Name {
 		case "counter", "direct_counter":

@@ -79,6 +79,12 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
         } else if (op == 16) {
             hdr.o.v = 1;
             exit;
+        } else if (op == 18) {
+            bit<32> rv;
+            random(rv, 32w7, 32w7);
+            hdr.o.v = rv;
+            random(rv, 32w1, 32w3);
+            hdr.o.h32 = (rv >= 1 && rv <= 3) ? 32w1 : 32w0;
         } else if (op == 17) {
             log_msg("x = {}", { hdr.cmd.x });
             hdr.o.v = hdr.cmd.x |+| 0xFFFF0000;

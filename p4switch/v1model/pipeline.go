@@ -33,7 +33,7 @@ type Pipeline struct {
 	eg     *interp.State
 	iclone *interp.State
 	eclone *interp.State
-	region  int // slots of hdr+meta+std that travel with a packet
+	region int // slots of hdr+meta+std that travel with a packet
 
 	writeMu   sync.Mutex
 	pre       preState

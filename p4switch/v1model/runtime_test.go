@@ -291,4 +291,17 @@ func TestDigests(t *testing.T) {
 	if got := res.Digests[1].Data.GetStruct().Members[1].GetBitstring(); string(got) != "\x11" {
 		t.Fatalf("serializable enum member: %x", got)
 	}
+	// the forward table's direct counter counts bytes of hits
+	fwd := &p4v1.TableEntry{TableId: f.id("MyIngress.forward"),
+		Match:  []*p4v1.FieldMatch{{FieldId: 1, FieldMatchType: &p4v1.FieldMatch_Exact_{Exact: &p4v1.FieldMatch_Exact{Value: []byte{2, 2, 2, 2}}}}},
+		Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: f.id("MyIngress.set_dmac"), Params: []*p4v1.Action_Param{{ParamId: 1, Value: []byte{9}}}}}}}
+	if err := f.write(p4v1.Update_INSERT, tableEntity(fwd)); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Ingress(target.Arrival{Port: 1, Data: pkt})
+	f.p.Ingress(target.Arrival{Port: 1, Data: pkt})
+	dc := f.read(&p4v1.Entity{Entity: &p4v1.Entity_DirectCounterEntry{DirectCounterEntry: &p4v1.DirectCounterEntry{TableEntry: &p4v1.TableEntry{TableId: f.id("MyIngress.forward")}}}})
+	if len(dc) != 1 || dc[0].GetDirectCounterEntry().GetData().GetByteCount() != int64(2*len(pkt)) {
+		t.Fatalf("direct counter: %v", dc)
+	}
 }
