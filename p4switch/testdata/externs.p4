@@ -79,6 +79,15 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
         } else if (op == 16) {
             hdr.o.v = 1;
             exit;
+        } else if (op == 19) {
+            if (sm.instance_type == 0) {
+                m.lost = 0x22;
+                m.resub = 0x33;
+                resubmit({ m.lost });
+            } else {
+                hdr.o.v = (bit<32>)m.resub;
+                hdr.o.h16 = (bit<16>)m.lost;
+            }
         } else if (op == 18) {
             bit<32> rv;
             random(rv, 32w7, 32w7);
