@@ -120,20 +120,18 @@ func (c *compiler) newObject(e *env, t check.Type, args []ast.Arg, name string, 
 type checksum16 struct{}
 
 // profileOf resolves a table's implementation property.
-func (c *compiler) profileOf(e *env, x ast.Expr, t *Table) *ActionProfile {
+func (c *compiler) profileOf(e *env, prop *ast.TableProp, t *Table) *ActionProfile {
 	var p *ActionProfile
-	switch x := x.(type) {
+	switch x := prop.Value.(type) {
 	case *ast.Call:
-		p, _ = c.anonInstance(e, x, t.Name+"_profile").(*ActionProfile)
-		if p != nil {
-			// p4c names an inline implementation after the table's property
-			p.Name = t.Name + "_" + "profile"
-		}
+		// an inline implementation is named by the property's @name, else after the table
+		name := cpName(prop.Annos, t.Decl.Name+"_profile", e.prefix)
+		p, _ = c.anonInstance(e, x, name).(*ActionProfile)
 	case *ast.Ident:
 		p, _ = c.objOf(e, x).(*ActionProfile)
 	}
 	if p == nil {
-		c.fail(x.Position(), "implementation must be an action_profile or action_selector")
+		c.fail(prop.Pos, "implementation must be an action_profile or action_selector")
 	}
 	p.Tables = append(p.Tables, t)
 	if p.Selector {
