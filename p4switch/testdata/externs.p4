@@ -27,9 +27,11 @@ parser P(packet_in pk, out headers hdr, inout meta_t m, inout standard_metadata_
 
 control VC(inout headers hdr, inout meta_t m) { apply { } }
 
+// an extern instance declared outside any control
+@name(".regs_top") register<bit<32>, bit<8>>(16) r;
+
 control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
     counter(8, CounterType.packets_and_bytes) c;
-    register<bit<32>, bit<8>>(16) r;
     meter(4, MeterType.packets) mt;
     Checksum16() ck;
 
