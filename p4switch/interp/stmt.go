@@ -117,11 +117,12 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 		}
 		if s.Else == nil {
 			return func(st *State) int {
-				if cond(st) {
-					return then(st)
-				}
+				c := cond(st)
 				if st.exit {
 					return exited
+				}
+				if c {
+					return then(st)
 				}
 				return next
 			}
@@ -131,11 +132,12 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 			els = func(*State) int { return next }
 		}
 		return func(st *State) int {
-			if cond(st) {
-				return then(st)
-			}
+			c := cond(st)
 			if st.exit {
 				return exited
+			}
+			if c {
+				return then(st)
 			}
 			return els(st)
 		}
