@@ -124,8 +124,12 @@ func (c *compiler) profileOf(e *env, prop *ast.TableProp, t *Table) *ActionProfi
 	var p *ActionProfile
 	switch x := prop.Value.(type) {
 	case *ast.Call:
-		// an inline implementation is named by the property's @name, else after the table
-		name := cpName(prop.Annos, t.Decl.Name+"_profile", e.prefix)
+		// an inline implementation is named by the property's @name (taken
+		// verbatim, as p4c does), else after the table
+		name := e.prefix + t.Decl.Name + "_profile"
+		if n, ok := prop.Annos.String("name"); ok {
+			name = strings.TrimPrefix(n, ".")
+		}
 		p, _ = c.anonInstance(e, x, name).(*ActionProfile)
 	case *ast.Ident:
 		p, _ = c.objOf(e, x).(*ActionProfile)
