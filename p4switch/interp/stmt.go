@@ -93,6 +93,19 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 			c.info.Types[bin] = c.typeOf(s.LHS)
 			v = c.binary(e, bin, c.typeOf(s.LHS))
 		}
+		if hasCall(s.RHS) {
+			// an exit inside the right-hand side aborts the assignment
+			tmp := &lval{l: lv.l, static: true, off: c.alloc(lv.l.Size), hv: -1}
+			eval, store := c.assign(tmp, v), c.assign(lv, c.load(tmp))
+			return func(st *State) int {
+				eval(st)
+				if st.exit {
+					return exited
+				}
+				store(st)
+				return next
+			}
+		}
 		return exitAware(c.assign(lv, v))
 	case *ast.CallStmt:
 		return c.callStmt(e, s.Call)
@@ -104,11 +117,12 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 		}
 		if s.Else == nil {
 			return func(st *State) int {
-				if cond(st) {
-					return then(st)
-				}
+				c := cond(st)
 				if st.exit {
 					return exited
+				}
+				if c {
+					return then(st)
 				}
 				return next
 			}
@@ -118,11 +132,12 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 			els = func(*State) int { return next }
 		}
 		return func(st *State) int {
-			if cond(st) {
-				return then(st)
-			}
+			c := cond(st)
 			if st.exit {
 				return exited
+			}
+			if c {
+				return then(st)
 			}
 			return els(st)
 		}
@@ -310,4 +325,16 @@ func (c *compiler) forIn(e *env, s *ast.ForIn) stmtFn {
 		}
 		return next
 	}
+}
+
+// hasCall reports whether an expression contains a call (which may exit).
+func hasCall(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if _, ok := n.(*ast.Call); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

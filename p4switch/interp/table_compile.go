@@ -71,7 +71,7 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 		}
 	}
 	if p := c.prop(d, "implementation"); p != nil {
-		t.Profile = c.profileOf(e, p.Value, t)
+		t.Profile = c.profileOf(e, p, t)
 	}
 	if p := c.prop(d, "counters"); p != nil {
 		if ctr, ok := c.objOf(e, p.Value).(*Counter); ok {

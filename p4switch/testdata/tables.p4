@@ -17,6 +17,7 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
     action miss_act() { hdr.h.r = 0xEE; }
     action set_port(bit<9> p) { sm.egress_spec = p; }
     action setbyte(out bit<8> reg, bit<8> val) { reg = val; }
+    action do_exit() { exit; }
 
     table t_exact {
         key = { hdr.h.k1: exact; }
@@ -75,6 +76,11 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
         actions = { setbyte(hdr.h.hf); NoAction; }
         default_action = NoAction();
     }
+    table t_exit {
+        key = { hdr.h.k1: exact; }
+        actions = { do_exit; NoAction; }
+        default_action = NoAction();
+    }
     table t_port {
         key = { }
         actions = { set_port; }
@@ -103,6 +109,8 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
             t_crange.apply();
         } else if (hdr.h.sel == 9) {
             t_bind.apply();
+        } else if (hdr.h.sel == 10) {
+            hdr.h.r = t_exit.apply().hit ? 8w1 : 8w2;
         }
         t_port.apply();
     }

@@ -239,7 +239,7 @@ func TestExternEntries(t *testing.T) {
 	me.GetMeterEntry().Config.Pir = 50
 	wantCode(t, f.write(p4v1.Update_MODIFY, me), codes.InvalidArgument, "PIR")
 	// action profile members and an entry that uses one
-	prof := f.id("global_name_profile")
+	prof := f.id("MyIngress.absolute_profile")
 	mem := &p4v1.ActionProfileMember{ActionProfileId: prof, MemberId: 7, Action: &p4v1.Action{ActionId: f.id("MyIngress.set_nhop"),
 		Params: []*p4v1.Action_Param{{ParamId: 1, Value: []byte{1}}, {ParamId: 2, Value: []byte{2}}}}}
 	memE := &p4v1.Entity{Entity: &p4v1.Entity_ActionProfileMember{ActionProfileMember: mem}}
