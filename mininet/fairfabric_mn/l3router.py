@@ -6,7 +6,7 @@ from mininet.net import Mininet
 from mininet.topo import Topo
 
 from fairfabric_mn import runstate
-from fairfabric_mn.p4switch import P4RuntimeCLI, P4Switch, ROOT
+from fairfabric_mn.p4switch import P4RuntimeCLI, P4Switch, ROOT, record
 
 PROGRAM = os.path.join(ROOT, "p4switch", "testdata", "l3router", "l3router.p4")
 
@@ -28,9 +28,12 @@ def start(prefix="pr", n=2, **link_params):
     cleanup; returns the net. Stop it with stop(net)."""
     net = Mininet(topo=Star(prefix=prefix, n=n, **link_params), switch=P4Switch, controller=None,
                   autoStaticArp=True)
-    net.start()
-    runstate.register(net)
-    runstate.extend(net, pids=[s.switch_pid for s in net.switches if s.switch_pid])
+    try:
+        net.start()
+    except Exception:
+        net.stop()  # stops the p4switch processes already started
+        raise
+    record(net)
     return net
 
 

@@ -175,3 +175,11 @@ class P4RuntimeCLI:
 
     def add(self, table, *args):
         return self.run("add", table, *args)
+
+
+def record(net):
+    """Call after net.start(): records the net and every p4switch PID for
+    `./fairfabric clean` (which kills by PID, never by name)."""
+    from fairfabric_mn import runstate
+    runstate.register(net)
+    runstate.extend(net, pids=[s.switch_pid for s in net.switches if getattr(s, "switch_pid", None)])

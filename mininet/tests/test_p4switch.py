@@ -49,6 +49,12 @@ def test_ping_and_iperf3_through_l3router(root, binaries):
     try:
         l3router.program_routes(net)
         h1, h2 = net.get("prh1", "prh2")
+        s = net.get("prs1")
+        # Offloads: off on the switch's veths, transmit checksums off on the hosts.
+        features = s.cmd("ethtool -k prs1-eth1")
+        for f in ("generic-receive-offload", "generic-segmentation-offload", "tcp-segmentation-offload"):
+            assert "%s: off" % f in features, features
+        assert "tx-checksumming: off" in h1.cmd("ethtool -k prh1-eth0")
         out = h1.cmd("ping -c3 -i0.2 -W2 %s" % h2.IP())
         assert " 0% packet loss" in out, out
         # The router decremented the TTL (Linux sends 64).

@@ -34,6 +34,9 @@ func (c *compiler) bindArgs(e *env, args []ast.Arg, params []*ast.Param, offs []
 	ordered := orderedArgs(args, params)
 	var evals, copies, outs []func(*State)
 	for i, p := range params {
+		if offs[i] < 0 {
+			continue // packet_in/packet_out: shared, nothing to copy
+		}
 		l := c.layoutOf(c.info.DeclTypes[p])
 		off, n := offs[i], l.Size
 		a := ordered[i]
@@ -265,6 +268,18 @@ func (c *compiler) blockApply(e *env, call *ast.Call, ci *check.CallInfo) stmtFn
 	}
 	in, out := c.bindArgs(e, call.Args, bi.params, bi.offs)
 	run := bi.run
+	if bi.isParser {
+		// a sub-parser that rejects makes the calling parser reject too
+		return func(st *State) int {
+			in(st)
+			r := run(st)
+			out(st)
+			if r == exited {
+				st.subReject = true
+			}
+			return next
+		}
+	}
 	return func(st *State) int {
 		in(st)
 		r := run(st)

@@ -117,6 +117,7 @@ func Compile(info *check.Info) (prog *Program, err error) {
 			}
 		}
 	}
+	c.topLevelInstances()
 	c.main()
 	sort.SliceStable(c.prog.Actions, func(i, j int) bool {
 		a, b := c.actOrder[c.prog.Actions[i]], c.actOrder[c.prog.Actions[j]]
@@ -191,6 +192,20 @@ func (c *compiler) main() {
 		fns = append(fns, func(st *State) { run(st) })
 	}
 	p.Parser, p.VerifyChecksum, p.Ingress, p.Egress, p.ComputeChecksum, p.Deparser = fns[0], fns[1], fns[2], fns[3], fns[4], fns[5]
+}
+
+// topLevelInstances creates extern instances declared outside any control
+// (as p4c's P4_14 translations do); their names carry no prefix.
+func (c *compiler) topLevelInstances() {
+	for _, d := range c.info.Program.Decls {
+		inst, ok := d.(*ast.Instance)
+		if !ok || inst == c.info.Main {
+			continue
+		}
+		if _, isExtern := c.info.DeclTypes[inst].(*check.Extern); isExtern {
+			c.topEnv.objs[inst] = c.instance(c.topEnv, inst)
+		}
+	}
 }
 
 // fieldLists records metadata fields annotated with @field_list(i, ...).
@@ -417,7 +432,8 @@ func (c *compiler) action(e *env, d *ast.ActionDecl) *Action {
 		off := c.alloc(l.Size)
 		ae.vars[p] = off
 		if p.Dir == "" {
-			a.Params = append(a.Params, &ActionParam{Name: p.Name, Width: l.Width, Annos: p.Annos, Off: off, Layout: l, Type: c.info.DeclTypes[p]})
+			name := cpName(p.Annos, p.Name, "")
+			a.Params = append(a.Params, &ActionParam{Name: name, Width: l.Width, Annos: p.Annos, Off: off, Layout: l, Type: c.info.DeclTypes[p]})
 		}
 	}
 	c.actionEnvs[a] = ae

@@ -191,9 +191,8 @@ func (c *compiler) member(e *env, x *ast.Member, t check.Type) val {
 		base, pre := c.materialize(c.expr(e, x.X))
 		return c.withPre(c.load(c.memberLval(base, x)), pre)
 	}
-	if st, ok := check.Underlying(xt).(*check.Stack); ok && x.Name == "lastIndex" {
+	if _, ok := check.Underlying(xt).(*check.Stack); ok && x.Name == "lastIndex" {
 		lv := c.lvalue(e, x.X)
-		_ = st
 		return val{t: t, l: c.layoutOf(t), u: func(s *State) uint64 {
 			return (s.S[lv.address(s)] - 1) & 0xffffffff
 		}}

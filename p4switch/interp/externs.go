@@ -11,9 +11,10 @@ import (
 
 // blockInst is an instantiated parser or control used by apply().
 type blockInst struct {
-	params []*ast.Param
-	offs   []int
-	run    func(*State) int
+	params   []*ast.Param
+	offs     []int
+	run      func(*State) int
+	isParser bool
 }
 
 func (c *compiler) constArg(args []ast.Arg, i int) int64 {
@@ -62,15 +63,8 @@ func (c *compiler) newObject(e *env, t check.Type, args []ast.Arg, name string, 
 			offs[i] = c.alloc(c.layoutOf(c.info.DeclTypes[p]).Size)
 		}
 		run := c.instantiate(ref, offs)
-		var ps []*ast.Param
-		var os []int
-		for i, p := range params {
-			if offs[i] >= 0 {
-				ps = append(ps, p)
-				os = append(os, offs[i])
-			}
-		}
-		return &blockInst{params: ps, offs: os, run: run}
+		_, isParser := u.Decl.(*ast.ParserDecl)
+		return &blockInst{params: params, offs: offs, run: run, isParser: isParser}
 	case *check.Extern:
 		switch u.Decl.Name {
 		case "counter", "direct_counter":
@@ -126,20 +120,22 @@ func (c *compiler) newObject(e *env, t check.Type, args []ast.Arg, name string, 
 type checksum16 struct{}
 
 // profileOf resolves a table's implementation property.
-func (c *compiler) profileOf(e *env, x ast.Expr, t *Table) *ActionProfile {
+func (c *compiler) profileOf(e *env, prop *ast.TableProp, t *Table) *ActionProfile {
 	var p *ActionProfile
-	switch x := x.(type) {
+	switch x := prop.Value.(type) {
 	case *ast.Call:
-		p, _ = c.anonInstance(e, x, t.Name+"_profile").(*ActionProfile)
-		if p != nil {
-			// p4c names an inline implementation after the table's property
-			p.Name = t.Name + "_" + "profile"
+		// an inline implementation is named by the property's @name (taken
+		// verbatim, as p4c does), else after the table
+		name := e.prefix + t.Decl.Name + "_profile"
+		if n, ok := prop.Annos.String("name"); ok {
+			name = strings.TrimPrefix(n, ".")
 		}
+		p, _ = c.anonInstance(e, x, name).(*ActionProfile)
 	case *ast.Ident:
 		p, _ = c.objOf(e, x).(*ActionProfile)
 	}
 	if p == nil {
-		c.fail(x.Position(), "implementation must be an action_profile or action_selector")
+		c.fail(prop.Pos, "implementation must be an action_profile or action_selector")
 	}
 	p.Tables = append(p.Tables, t)
 	if p.Selector {
@@ -339,8 +335,11 @@ func (c *compiler) externCall(e *env, call *ast.Call, ci *check.CallInfo) (stmtF
 		typ := c.scalarU(arg(0), c.layoutOf(c.typeOf(args[0])))
 		sess := c.scalarU(arg(1), c.layoutOf(c.typeOf(args[1])))
 		fl := -1
-		if ci.Name == "clone_preserving_field_list" {
+		switch ci.Name {
+		case "clone_preserving_field_list":
 			fl = int(c.info.Consts[args[2]].Int64())
+		case "clone3":
+			fl = c.listedFields(e, args[2])
 		}
 		return stmt(func(st *State) {
 			st.Clones = append(st.Clones, CloneRequest{E2E: typ(st) == 1, Session: uint32(sess(st)), FieldList: fl})
@@ -349,6 +348,8 @@ func (c *compiler) externCall(e *env, call *ast.Call, ci *check.CallInfo) (stmtF
 		idx := noFieldList
 		if strings.HasSuffix(ci.Name, "_preserving_field_list") {
 			idx = int(c.info.Consts[args[0]].Int64())
+		} else if fl := c.listedFields(e, args[0]); fl >= 0 {
+			idx = fl
 		}
 		if strings.HasPrefix(ci.Name, "resubmit") {
 			return stmt(func(st *State) { st.Resubmit = idx + 1 }), val{}
@@ -405,6 +406,34 @@ func (c *compiler) externCall(e *env, call *ast.Call, ci *check.CallInfo) (stmtF
 
 // noFieldList marks resubmit/recirculate without preserved fields.
 const noFieldList = 1 << 16
+
+// listedFields registers the fields named in the data argument of the
+// deprecated clone3/resubmit/recirculate as a field list of their own and
+// returns its index (-1 when nothing is preserved).
+func (c *compiler) listedFields(e *env, x ast.Expr) int {
+	var elems []ast.Expr
+	if l, ok := x.(*ast.ListExpr); ok {
+		elems = l.Elems
+	} else {
+		elems = []ast.Expr{x}
+	}
+	var refs []FieldRef
+	for _, el := range elems {
+		if !isStorage(el) {
+			continue
+		}
+		lv := c.lvalue(e, el)
+		if lv.static && lv.slice == nil {
+			refs = append(refs, FieldRef{Off: lv.off, Size: lv.l.Size})
+		}
+	}
+	if len(refs) == 0 {
+		return -1
+	}
+	idx := noFieldList + 1 + len(c.prog.FieldLists)
+	c.prog.FieldLists[idx] = refs
+	return idx
+}
 
 // DropPort is BMv2's drop port for egress_spec.
 const DropPort = 511

@@ -213,9 +213,7 @@ func (c *compiler) assignSlice(lv *lval, v val) func(*State) {
 	}
 	vb := v.toBig()
 	bb := base.b
-	bw := s.base.l.Width
 	lo := uint(s.lo)
-	_ = bw
 	m := new(big.Int).Lsh(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1)), lo)
 	return c.assign(s.base, val{t: s.base.l.Type, l: s.base.l, b: func(st *State) *big.Int {
 		r := new(big.Int).AndNot(bb(st), m)

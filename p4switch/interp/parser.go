@@ -68,7 +68,8 @@ func (c *compiler) parserState(pe *env, s *ast.State, index map[string]int) func
 	body := func(st *State) bool {
 		for _, f := range stmts {
 			f(st)
-			if st.parserErr != 0 {
+			if st.parserErr != 0 || st.subReject {
+				st.subReject = false
 				return false
 			}
 		}
@@ -276,7 +277,7 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 	fixed := 0
 	for _, f := range l.Fields {
 		if f.Layout.Kind != KVarbit {
-			fixed += f.Layout.Width
+			fixed += check.Width(f.Layout.Type)
 		}
 	}
 	fields := l.Fields
@@ -320,6 +321,8 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 					readWide(st.Pkt, off, vb, ws[:words(vb)])
 				}
 				off += vb
+			case fl.Kind == KStruct:
+				fillFromPacket(st.Pkt, &off, fl, st.S[dst:dst+fl.Size])
 			case fl.Words == 1:
 				st.S[dst] = readBits(st.Pkt, off, fl.Width)
 				off += fl.Width

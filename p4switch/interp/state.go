@@ -25,6 +25,7 @@ type State struct {
 	exit       bool   // exit signalled inside an expression
 	meterColor uint64 // colour of the direct meter of the last table hit
 	parserErr  uint64 // error code raised in the parser (0 = none)
+	subReject  bool   // a sub-parser rejected
 	Log        func(string)
 	Rand       *rand.Rand
 	ret        []uint64 // scratch
@@ -55,6 +56,7 @@ func (st *State) Reset(pkt []byte, now time.Duration) {
 	st.Out.buf, st.Out.bits = st.Out.buf[:0], 0
 	st.Clones, st.Digests = st.Clones[:0], st.Digests[:0]
 	st.Resubmit, st.Recirc, st.Truncate, st.Drop, st.Failure = 0, 0, 0, false, ""
+	st.subReject, st.exit = false, false
 	for _, f := range st.P.constInits {
 		f(st)
 	}

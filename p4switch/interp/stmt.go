@@ -10,7 +10,12 @@ const (
 	next   = 0
 	ret    = 1 // return from the enclosing action, function or block
 	exited = 2 // exit: leave every enclosing control
+	brk    = 3 // break out of the innermost loop
+	cont   = 4 // continue the innermost loop
 )
+
+// maxLoopIterations bounds loops so that a packet cannot stall the switch.
+const maxLoopIterations = 1 << 20
 
 type stmtFn func(*State) int
 
@@ -88,6 +93,19 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 			c.info.Types[bin] = c.typeOf(s.LHS)
 			v = c.binary(e, bin, c.typeOf(s.LHS))
 		}
+		if hasCall(s.RHS) {
+			// an exit inside the right-hand side aborts the assignment
+			tmp := &lval{l: lv.l, static: true, off: c.alloc(lv.l.Size), hv: -1}
+			eval, store := c.assign(tmp, v), c.assign(lv, c.load(tmp))
+			return func(st *State) int {
+				eval(st)
+				if st.exit {
+					return exited
+				}
+				store(st)
+				return next
+			}
+		}
 		return exitAware(c.assign(lv, v))
 	case *ast.CallStmt:
 		return c.callStmt(e, s.Call)
@@ -99,11 +117,12 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 		}
 		if s.Else == nil {
 			return func(st *State) int {
-				if cond(st) {
-					return then(st)
-				}
+				c := cond(st)
 				if st.exit {
 					return exited
+				}
+				if c {
+					return then(st)
 				}
 				return next
 			}
@@ -113,16 +132,25 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 			els = func(*State) int { return next }
 		}
 		return func(st *State) int {
-			if cond(st) {
-				return then(st)
-			}
+			c := cond(st)
 			if st.exit {
 				return exited
+			}
+			if c {
+				return then(st)
 			}
 			return els(st)
 		}
 	case *ast.Switch:
 		return c.switchStmt(e, s)
+	case *ast.Break:
+		return func(*State) int { return brk }
+	case *ast.Continue:
+		return func(*State) int { return cont }
+	case *ast.For:
+		return c.forStmt(e, s)
+	case *ast.ForIn:
+		return c.forIn(e, s)
 	case *ast.DeclStmt:
 		switch d := s.Decl.(type) {
 		case *ast.VarDecl:
@@ -219,4 +247,94 @@ func (c *compiler) switchStmt(e *env, s *ast.Switch) stmtFn {
 		}
 		return dflt(st)
 	}
+}
+
+func (c *compiler) forStmt(e *env, s *ast.For) stmtFn {
+	fe := newEnv(e, e.prefix)
+	var init, update []stmtFn
+	for _, x := range s.Init {
+		if f := c.stmt(fe, x); f != nil {
+			init = append(init, f)
+		}
+	}
+	cond := func(*State) bool { return true }
+	if s.Cond != nil {
+		cond = c.cond(fe, s.Cond)
+	}
+	for _, x := range s.Update {
+		if f := c.stmt(fe, x); f != nil {
+			update = append(update, f)
+		}
+	}
+	body := c.stmt(newEnv(fe, e.prefix), s.Body)
+	if body == nil {
+		body = func(*State) int { return next }
+	}
+	return func(st *State) int {
+		for _, f := range init {
+			if r := f(st); r != next {
+				return r
+			}
+		}
+		for i := 0; i < maxLoopIterations && cond(st); i++ {
+			switch r := body(st); r {
+			case brk:
+				return next
+			case ret, exited:
+				return r
+			}
+			for _, f := range update {
+				if r := f(st); r != next {
+					return r
+				}
+			}
+		}
+		if st.exit {
+			return exited
+		}
+		return next
+	}
+}
+
+func (c *compiler) forIn(e *env, s *ast.ForIn) stmtFn {
+	fe := newEnv(e, e.prefix)
+	c.varDecl(fe, s.Var)
+	off, _ := fe.slot(s.Var)
+	l := c.layoutOf(c.info.DeclTypes[s.Var])
+	if l.Words != 1 {
+		c.fail(s.Pos, "for-in variables wider than 64 bits are not supported")
+	}
+	lo, hi := c.scalarU(c.expr(fe, s.Lo), l), c.scalarU(c.expr(fe, s.Hi), l)
+	body := c.stmt(newEnv(fe, e.prefix), s.Body)
+	if body == nil {
+		body = func(*State) int { return next }
+	}
+	return func(st *State) int {
+		from, to := lo(st), hi(st)
+		for v, i := from, 0; v <= to && i < maxLoopIterations; v, i = v+1, i+1 {
+			st.S[off] = v
+			switch r := body(st); r {
+			case brk:
+				return next
+			case ret, exited:
+				return r
+			}
+			if v == to {
+				break
+			}
+		}
+		return next
+	}
+}
+
+// hasCall reports whether an expression contains a call (which may exit).
+func hasCall(x ast.Expr) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		if _, ok := n.(*ast.Call); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

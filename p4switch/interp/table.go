@@ -70,7 +70,8 @@ type TableAction struct {
 	Annos       ast.Annotations
 	DefaultOnly bool
 	TableOnly   bool
-	bind        func(*State) // directional arguments bound in the action list
+	bind        func(*State) // copy-in of directional arguments bound in the action list
+	bindOut     func(*State) // and their copy-out
 }
 
 // ActionCall is an action with its directionless argument values (one word slice per parameter).
@@ -183,7 +184,7 @@ func (t *Table) Insert(e *Entry) bool {
 		return false
 	}
 	t.entries[e.id] = e
-	t.reindex()
+	t.indexAdd(e)
 	return true
 }
 
@@ -192,11 +193,13 @@ func (t *Table) Replace(e *Entry) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e.id = t.Identity(e)
-	if _, ok := t.entries[e.id]; !ok {
+	old, ok := t.entries[e.id]
+	if !ok {
 		return false
 	}
+	t.indexRemove(old)
 	t.entries[e.id] = e
-	t.reindex()
+	t.indexAdd(e)
 	return true
 }
 
@@ -205,11 +208,12 @@ func (t *Table) Delete(e *Entry) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	id := t.Identity(e)
-	if _, ok := t.entries[id]; !ok {
+	old, ok := t.entries[id]
+	if !ok {
 		return false
 	}
 	delete(t.entries, id)
-	t.reindex()
+	t.indexRemove(old)
 	return true
 }
 
@@ -294,24 +298,78 @@ func (t *Table) reindex() {
 		for _, e := range t.entries {
 			t.sorted = append(t.sorted, e)
 		}
-		lpmOnly := !t.NeedsPriority()
-		sort.Slice(t.sorted, func(i, j int) bool {
-			a, b := t.sorted[i], t.sorted[j]
-			if lpmOnly {
-				pa, pb := 0, 0
-				for _, m := range a.Matches {
-					pa += m.Plen
-				}
-				for _, m := range b.Matches {
-					pb += m.Plen
-				}
-				if pa != pb {
-					return pa > pb
-				}
-			}
-			return entryLess(a, b)
-		})
+		sort.Slice(t.sorted, func(i, j int) bool { return t.scanLess(t.sorted[i], t.sorted[j]) })
 	}
+}
+
+// indexAdd adds one entry to the lookup structures (lock held).
+func (t *Table) indexAdd(e *Entry) {
+	switch t.kind {
+	case kindExact:
+		if t.exact == nil {
+			t.exact = map[string]*Entry{}
+		}
+		t.exact[string(matchBytes(nil, e.Matches, false))] = e
+	case kindLPM:
+		pl := e.Matches[t.lpmKey].Plen
+		i := sort.Search(len(t.lpm), func(i int) bool { return t.lpm[i].plen <= pl })
+		if i == len(t.lpm) || t.lpm[i].plen != pl {
+			k := t.Keys[t.lpmKey]
+			t.lpm = append(t.lpm, lpmBucket{})
+			copy(t.lpm[i+1:], t.lpm[i:])
+			t.lpm[i] = lpmBucket{plen: pl, m: map[string]*Entry{}, mask: PrefixMask(k.Width, pl, words(k.Width))}
+		}
+		t.lpm[i].m[string(matchBytes(nil, e.Matches, false))] = e
+	case kindScan:
+		i := sort.Search(len(t.sorted), func(i int) bool { return t.scanLess(e, t.sorted[i]) })
+		t.sorted = append(t.sorted, nil)
+		copy(t.sorted[i+1:], t.sorted[i:])
+		t.sorted[i] = e
+	}
+}
+
+// indexRemove removes one entry from the lookup structures (lock held).
+func (t *Table) indexRemove(e *Entry) {
+	switch t.kind {
+	case kindExact:
+		delete(t.exact, string(matchBytes(nil, e.Matches, false)))
+	case kindLPM:
+		pl := e.Matches[t.lpmKey].Plen
+		for i := range t.lpm {
+			if t.lpm[i].plen == pl {
+				delete(t.lpm[i].m, string(matchBytes(nil, e.Matches, false)))
+				if len(t.lpm[i].m) == 0 {
+					t.lpm = append(t.lpm[:i], t.lpm[i+1:]...)
+				}
+				break
+			}
+		}
+	case kindScan:
+		for i, x := range t.sorted {
+			if x == e {
+				t.sorted = append(t.sorted[:i], t.sorted[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+// scanLess orders entries of scanned tables: longest prefixes first for
+// lpm-only tables, then priority, then identity.
+func (t *Table) scanLess(a, b *Entry) bool {
+	if !t.NeedsPriority() {
+		pa, pb := 0, 0
+		for _, m := range a.Matches {
+			pa += m.Plen
+		}
+		for _, m := range b.Matches {
+			pb += m.Plen
+		}
+		if pa != pb {
+			return pa > pb
+		}
+	}
+	return entryLess(a, b)
 }
 
 // matchBytes serialises the (masked) values of matches for hashing.

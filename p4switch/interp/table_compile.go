@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"math/big"
 	"strings"
 	"sync/atomic"
 
@@ -52,8 +51,8 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 			ta := &TableAction{Action: a, Annos: r.Annos, DefaultOnly: r.Annos.Has("defaultonly"), TableOnly: r.Annos.Has("tableonly")}
 			if len(r.Args) > 0 {
 				offs := c.paramOffsets(a)
-				in, _ := c.bindArgs(e, r.Args, a.Decl.Params[:len(r.Args)], offs[:len(r.Args)])
-				ta.bind = in
+				in, out := c.bindArgs(e, r.Args, a.Decl.Params[:len(r.Args)], offs[:len(r.Args)])
+				ta.bind, ta.bindOut = in, out
 			}
 			t.Actions = append(t.Actions, ta)
 		}
@@ -72,7 +71,7 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 		}
 	}
 	if p := c.prop(d, "implementation"); p != nil {
-		t.Profile = c.profileOf(e, p.Value, t)
+		t.Profile = c.profileOf(e, p, t)
 	}
 	if p := c.prop(d, "counters"); p != nil {
 		if ctr, ok := c.objOf(e, p.Value).(*Counter); ok {
@@ -126,18 +125,25 @@ func (c *compiler) constActionCall(e *env, t *Table, ref *ast.ActionRef) *Action
 	o := c.info.Uses[ref.Name.(*ast.Ident)]
 	a := c.action(e, o.Decl.(*ast.ActionDecl))
 	call := &ActionCall{Action: a}
-	args := ref.Args
-	// skip arguments bound to directional parameters
-	nDir := len(a.Decl.Params) - len(a.Params)
-	if len(args) == len(a.Decl.Params) {
-		args = args[nDir:]
+	// arguments may be positional (all parameters, or only the
+	// directionless ones) or named
+	var dirless []*ast.Param
+	for _, p := range a.Decl.Params {
+		if p.Dir == "" {
+			dirless = append(dirless, p)
+		}
 	}
+	args := ref.Args
+	if len(args) == len(a.Decl.Params) && len(args) > 0 && args[0].Name == "" {
+		args = args[len(a.Decl.Params)-len(dirless):]
+	}
+	ordered := orderedArgs(args, dirless)
 	for i, p := range a.Params {
 		ws := make([]uint64, p.Layout.Words)
-		if i < len(args) {
-			v, ok := c.info.Consts[args[i].Value]
+		if x := ordered[i]; x != nil {
+			v, ok := c.info.Consts[x]
 			if !ok {
-				c.fail(args[i].Value.Position(), "action arguments here must be constants")
+				c.fail(x.Position(), "action arguments here must be constants")
 			}
 			wordsFromBig(v, p.Layout.Width, ws)
 		}
@@ -214,10 +220,10 @@ func (c *compiler) compileApply(e *env, t *Table) {
 		key[i] = buf[o : o+k.words]
 		o += k.words
 	}
-	binds := map[*Action]func(*State){}
+	binds := map[*Action]*TableAction{}
 	for _, ta := range t.Actions {
 		if ta.bind != nil {
-			binds[ta.Action] = ta.bind
+			binds[ta.Action] = ta
 		}
 	}
 	keys := t.Keys
@@ -227,11 +233,15 @@ func (c *compiler) compileApply(e *env, t *Table) {
 		for i, p := range a.Params {
 			copy(st.S[p.Off:p.Off+p.Layout.Words], call.Args[i])
 		}
-		if b := binds[a]; b != nil {
-			b(st)
+		b := binds[a]
+		if b != nil {
+			b.bind(st)
 		}
 		if a.Run(st) == exited {
 			st.exit = true
+		}
+		if b != nil {
+			b.bindOut(st)
 		}
 	}
 	t.apply = func(st *State) (bool, *Action) {
@@ -310,5 +320,3 @@ func (cc *CounterCell) Add(n uint64) {
 	cc.Packets.Add(1)
 	cc.Bytes.Add(n)
 }
-
-var _ = big.NewInt

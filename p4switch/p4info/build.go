@@ -272,9 +272,8 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		ids.Digests[d] = s.id
 		info.Digests = append(info.Digests, &p4configv1.Digest{Preamble: preamble(s), TypeSpec: types.spec(d.Type)})
 	}
-	if !types.empty() {
-		info.TypeInfo = types.info
-	}
+	// p4c always emits type_info, even when it is empty
+	info.TypeInfo = types.info
 	return info, ids, nil
 }
 

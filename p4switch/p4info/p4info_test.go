@@ -91,6 +91,34 @@ func TestIDsMatchP4c(t *testing.T) {
 	}
 }
 
+// TestProfileIDsMatchP4c checks inline implementations named by @name.
+func TestProfileIDsMatchP4c(t *testing.T) {
+	info := compile(t, "../testdata/profiles.p4")
+	got := map[string]uint32{}
+	for _, x := range info.Tables {
+		got[x.Preamble.Name] = x.Preamble.Id
+	}
+	for _, x := range info.Actions {
+		got[x.Preamble.Name] = x.Preamble.Id
+	}
+	for _, x := range info.ActionProfiles {
+		got[x.Preamble.Name] = x.Preamble.Id
+	}
+	want := map[string]uint32{
+		"IngressI.indirect": 46872340, "IngressI.indirect_ws": 38116258, "IngressI.drop": 23455883,
+		"ap": 294074782, "ap_ws": 300324846, "NoAction": 21257015,
+	}
+	for name, id := range want {
+		if got[name] != id {
+			t.Errorf("%s: id %d, want %d (all: %v)", name, got[name], id, got)
+		}
+	}
+	if len(info.ActionProfiles) != 2 || !info.ActionProfiles[1].WithSelector || info.ActionProfiles[0].Size != 128 ||
+		info.Tables[0].ConstDefaultActionId != 21257015 || info.Tables[0].ImplementationId != 294074782 {
+		t.Errorf("profiles: %v", info.ActionProfiles)
+	}
+}
+
 // TestGolden compares the text output with golden files.
 func TestGolden(t *testing.T) {
 	for _, name := range []string{"l3", "p4info_names"} {

@@ -18,11 +18,6 @@ func newTypeInfo(ci *check.Info) *typeInfo {
 	return &typeInfo{chk: ci, info: &p4configv1.P4TypeInfo{}}
 }
 
-func (t *typeInfo) empty() bool {
-	i := t.info
-	return len(i.Structs) == 0 && len(i.Headers) == 0 && len(i.Enums) == 0 && i.Error == nil && len(i.SerializableEnums) == 0 && len(i.NewTypes) == 0 && len(i.HeaderUnions) == 0
-}
-
 // namedType returns a P4NamedType for serializable enums and new types used as action params.
 func (t *typeInfo) namedType(ty check.Type) *p4configv1.P4NamedType {
 	switch u := ty.(type) {

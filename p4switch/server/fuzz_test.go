@@ -7,6 +7,7 @@ import (
 	"time"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 
@@ -88,6 +89,21 @@ func TestMalformedRequestsNeverWedge(t *testing.T) {
 			st.s.Send(msg)
 		}
 	}
+	// Raw bytes that are not protobuf at all, on every unary method.
+	for i := 0; i < 60; i++ {
+		raw := make([]byte, 1+r.IntN(300))
+		for k := range raw {
+			raw[k] = byte(r.Uint32())
+		}
+		method := []string{"Write", "SetForwardingPipelineConfig", "GetForwardingPipelineConfig", "Capabilities"}[i%4]
+		var out rawMessage
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err := h.conn.Invoke(ctx, "/p4.v1.P4Runtime/"+method, rawMessage(raw), &out, grpc.ForceCodec(rawCodec{}))
+		cancel()
+		if code(err) == codes.DeadlineExceeded || code(err) == codes.Unavailable {
+			t.Fatalf("raw bytes to %s wedged the server: %v", method, err)
+		}
+	}
 	// A batch above the limit is refused as a whole.
 	huge := make([]*p4v1.Update, 5001)
 	for i := range huge {
@@ -138,3 +154,15 @@ func (nopSwitch) InjectFromCPU([]byte) error        { return nil }
 func (nopSwitch) OnPacketIn(func([]byte))           {}
 func (nopSwitch) OnDigest(func([]target.Digest))    {}
 func (nopSwitch) CPUPort() uint32                   { return testCPU }
+
+// rawMessage and rawCodec send bytes to a gRPC method unencoded.
+type rawMessage []byte
+
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v any) ([]byte, error) { return v.(rawMessage), nil }
+func (rawCodec) Unmarshal(data []byte, v any) error {
+	*v.(*rawMessage) = append([]byte(nil), data...)
+	return nil
+}
+func (rawCodec) Name() string { return "proto" }

@@ -32,6 +32,7 @@ type harness struct {
 	sw     *sw.Switch
 	srv    *Server
 	client p4v1.P4RuntimeClient
+	conn   *grpc.ClientConn
 	hosts  map[uint32]*netio.MemPort // the far end of each switch port
 	frames map[uint32]chan []byte    // frames arriving at each host
 }
@@ -77,7 +78,7 @@ func newHarness(t testing.TB, loader target.Loader) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.client = p4v1.NewP4RuntimeClient(conn)
+	h.client, h.conn = p4v1.NewP4RuntimeClient(conn), conn
 	t.Cleanup(func() {
 		conn.Close()
 		g.Stop()

@@ -24,12 +24,14 @@ func (r *runner) command(line string) error {
 		if err != nil {
 			return fmt.Errorf("bad packet data: %v", err)
 		}
+		r.ports[port] = true
 		r.send(port, b)
 	case "expect":
 		port, data, err := portAndData(rest)
 		if err != nil {
 			return err
 		}
+		r.ports[port] = true
 		if data == "" {
 			r.anyPort[port] = true
 			return nil

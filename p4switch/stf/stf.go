@@ -29,7 +29,7 @@ func RunFile(programPath, stfPath string) error {
 
 // Run executes STF text against p. name labels error messages.
 func Run(p *v1model.Pipeline, text, name string) error {
-	r := &runner{p: p, name: name, expected: map[uint32][]expectation{}, anyPort: map[uint32]bool{}, received: map[uint32][][]byte{}, nodes: map[int][]replica{}, groups: map[uint32][]replica{}}
+	r := &runner{p: p, name: name, expected: map[uint32][]expectation{}, anyPort: map[uint32]bool{}, received: map[uint32][][]byte{}, nodes: map[int][]replica{}, groups: map[uint32][]replica{}, ports: map[uint32]bool{}}
 	for i, line := range strings.Split(text, "\n") {
 		if j := strings.Index(line, "#"); j >= 0 {
 			line = line[:j]
@@ -57,19 +57,22 @@ type replica struct {
 }
 
 type runner struct {
-	p         *v1model.Pipeline
-	name      string
-	expected  map[uint32][]expectation
-	order     []uint32
-	anyPort   map[uint32]bool
-	received  map[uint32][][]byte
-	recvOrder []uint32
-	clock     time.Duration
-	nodes     map[int][]replica
-	nextNode  int
-	groups    map[uint32][]replica
-	prio      int32
-	failures  []string
+	p        *v1model.Pipeline
+	name     string
+	expected map[uint32][]expectation
+	order    []uint32
+	anyPort  map[uint32]bool
+	received map[uint32][][]byte
+	clock    time.Duration
+	nodes    map[int][]replica
+	nextNode int
+	groups   map[uint32][]replica
+	prio     int32
+	failures []string
+	// ports holds every port a packet or expect line mentions; as with
+	// p4c's bmv2stf.py, only those ports exist, so frames sent elsewhere
+	// are not checked.
+	ports map[uint32]bool
 }
 
 // send processes one packet to completion.

@@ -108,11 +108,10 @@ func (r *runner) fieldMatch(mf *p4configv1.MatchField, value string) (*p4v1.Fiel
 				return nil, fmt.Errorf("bad prefix length %q", ls)
 			}
 		} else {
-			val, m, err := wildcardNumber(value, w)
+			val, _, err := wildcardNumber(value, w)
 			if err != nil {
 				return nil, err
 			}
-			_ = m
 			v = val
 			if !strings.Contains(value, "*") {
 				plen = w

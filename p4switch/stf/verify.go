@@ -16,7 +16,9 @@ func (r *runner) verify() error {
 		ports[p] = true
 	}
 	for p := range r.received {
-		ports[p] = true
+		if r.ports[p] {
+			ports[p] = true
+		}
 	}
 	var sorted []uint32
 	for p := range ports {

@@ -27,9 +27,11 @@ parser P(packet_in pk, out headers hdr, inout meta_t m, inout standard_metadata_
 
 control VC(inout headers hdr, inout meta_t m) { apply { } }
 
+// an extern instance declared outside any control
+@name(".regs_top") register<bit<32>, bit<8>>(16) r;
+
 control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
     counter(8, CounterType.packets_and_bytes) c;
-    register<bit<32>, bit<8>>(16) r;
     meter(4, MeterType.packets) mt;
     Checksum16() ck;
 
@@ -79,6 +81,21 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
         } else if (op == 16) {
             hdr.o.v = 1;
             exit;
+        } else if (op == 19) {
+            if (sm.instance_type == 0) {
+                m.lost = 0x22;
+                m.resub = 0x33;
+                resubmit({ m.lost });
+            } else {
+                hdr.o.v = (bit<32>)m.resub;
+                hdr.o.h16 = (bit<16>)m.lost;
+            }
+        } else if (op == 18) {
+            bit<32> rv;
+            random(rv, 32w7, 32w7);
+            hdr.o.v = rv;
+            random(rv, 32w1, 32w3);
+            hdr.o.h32 = (rv >= 1 && rv <= 3) ? 32w1 : 32w0;
         } else if (op == 17) {
             log_msg("x = {}", { hdr.cmd.x });
             hdr.o.v = hdr.cmd.x |+| 0xFFFF0000;

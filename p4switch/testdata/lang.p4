@@ -1,7 +1,7 @@
 // Language constructs: preprocessor, typedef/type, enums, consts,
 // functions with return, copy-in/copy-out, nested controls, switch on
 // values, struct and list initialisers, compound assignment, varbit,
-// lookahead and advance.
+// lookahead and advance, generic functions, for loops.
 #include <core.p4>
 #include <v1model.p4>
 #include "inc/lang_types.p4"
@@ -15,7 +15,7 @@ const byte_t K = 0;
 
 header h_t { byte_t op; byte_t a; byte_t b; bit<16> w; byte_t optlen; }
 header opt_t { varbit<64> data; }
-header o_t { byte_t r1; byte_t r2; byte_t r3; bit<16> r4; byte_t r5; }
+header o_t { byte_t r1; byte_t r2; byte_t r3; bit<16> r4; byte_t r5; byte_t r6; }
 struct pair_t { byte_t x; byte_t y; }
 struct headers { h_t h; opt_t opt; o_t o; }
 struct meta_t { pair_t p; port_id_t port; }
@@ -25,6 +25,10 @@ bit<8> max8(in bit<8> a, in bit<8> b) {
         return a;
     }
     return b;
+}
+
+T maxg<T>(in T a, in T b) {
+    return a > b ? a : b;
 }
 
 void swap(inout pair_t p) {
@@ -78,7 +82,7 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
 
     apply {
         hdr.o.setValid();
-        hdr.o.r1 = max8(hdr.h.a, hdr.h.b);
+        hdr.o.r1 = maxg(max8(hdr.h.a, hdr.h.b), hdr.h.b);
         m.p = { hdr.h.a, hdr.h.b };
         swap(m.p);
         hdr.o.r2 = m.p.x;
@@ -100,12 +104,26 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
         m.port = (port_id_t)16w7;
         hdr.o.r5 = hdr.o.r5 + (byte_t)(bit<16>)m.port;
         pair_t q = { x = 1, y = 2 };
-        hdr.o.r5 = hdr.o.r5 + q.y;
+        hdr.o.r5 = hdr.o.r5 + TWICE(q.y) - q.y;
         hdr.h.w |+|= 0xFFF0;
         hdr.h.w >>= 4;
         if (hdr.h.op == 5) {
             set_both(hdr.o.r1, hdr.o.r2, 0x40);
         }
+        byte_t acc = 0;
+        for (byte_t i = 0; i < 10; i = i + 1) {
+            if (i == 7) {
+                break;
+            }
+            if (i[0:0] == 1) {
+                continue;
+            }
+            acc = acc + i;
+        }
+        for (byte_t k in 1 .. 3) {
+            acc = acc + k;
+        }
+        hdr.o.r6 = acc;
         sm.egress_spec = (bit<9>)(hdr.h.op & 1) + 1;
     }
 }

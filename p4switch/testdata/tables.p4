@@ -16,6 +16,8 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
     action set(bit<8> v) { hdr.h.r = v; }
     action miss_act() { hdr.h.r = 0xEE; }
     action set_port(bit<9> p) { sm.egress_spec = p; }
+    action setbyte(out bit<8> reg, bit<8> val) { reg = val; }
+    action do_exit() { exit; }
 
     table t_exact {
         key = { hdr.h.k1: exact; }
@@ -58,7 +60,7 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
             0x0F00 &&& 0xFF00: set(0xA1);
             _: set(0xA2);
         }
-        const default_action = set(0xA3);
+        const default_action = set(v = 0xA3);
     }
     table t_crange {
         key = { hdr.h.k4: range; hdr.h.k1: exact; }
@@ -68,6 +70,16 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
             (5 .. 200, _): set(0xB2);
         }
         const default_action = set(0xB3);
+    }
+    table t_bind {
+        key = { hdr.h.k1: exact; }
+        actions = { setbyte(hdr.h.hf); NoAction; }
+        default_action = NoAction();
+    }
+    table t_exit {
+        key = { hdr.h.k1: exact; }
+        actions = { do_exit; NoAction; }
+        default_action = NoAction();
     }
     table t_port {
         key = { }
@@ -95,6 +107,10 @@ control I(inout headers hdr, inout meta_t m, inout standard_metadata_t sm) {
             t_ctern.apply();
         } else if (hdr.h.sel == 8) {
             t_crange.apply();
+        } else if (hdr.h.sel == 9) {
+            t_bind.apply();
+        } else if (hdr.h.sel == 10) {
+            hdr.h.r = t_exit.apply().hit ? 8w1 : 8w2;
         }
         t_port.apply();
     }

@@ -28,6 +28,22 @@ func bytesWords(b []byte, width int) ([]uint64, error) {
 	if len(b) == 0 {
 		return nil, fmt.Errorf("empty bytestring for a %d-bit value", width)
 	}
+	for len(b) > 1 && b[0] == 0 {
+		b = b[1:]
+	}
+	if len(b) > (width+7)/8 {
+		return nil, fmt.Errorf("a %d-byte value does not fit in %d bits", len(b), width)
+	}
+	if width <= 64 {
+		var v uint64
+		for _, c := range b {
+			v = v<<8 | uint64(c)
+		}
+		if width < 64 && v>>uint(width) != 0 {
+			return nil, fmt.Errorf("value 0x%x does not fit in %d bits", b, width)
+		}
+		return []uint64{v}, nil
+	}
 	x := new(big.Int).SetBytes(b)
 	if x.BitLen() > width {
 		return nil, fmt.Errorf("value 0x%x does not fit in %d bits", b, width)

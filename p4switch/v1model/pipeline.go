@@ -28,10 +28,12 @@ type Pipeline struct {
 	c       *Compiled
 	p       *interp.Program
 	cpuPort uint32
-	ing     *interp.State
-	eg      *interp.State
-	clone   *interp.State
-	region  int // slots of hdr+meta+std that travel with a packet
+	// one state per stage, so that ingress and egress may run concurrently
+	ing    *interp.State
+	eg     *interp.State
+	iclone *interp.State
+	eclone *interp.State
+	region int // slots of hdr+meta+std that travel with a packet
 
 	writeMu   sync.Mutex
 	pre       preState
@@ -67,7 +69,7 @@ var _ target.Pipeline = (*Pipeline)(nil)
 // New creates a pipeline for a compiled program.
 func New(c *Compiled, cpuPort uint32) *Pipeline {
 	p := &Pipeline{c: c, p: c.Prog, cpuPort: cpuPort}
-	p.ing, p.eg, p.clone = p.p.NewState(), p.p.NewState(), p.p.NewState()
+	p.ing, p.eg, p.iclone, p.eclone = p.p.NewState(), p.p.NewState(), p.p.NewState(), p.p.NewState()
 	p.region = p.p.Std + p.p.StdLayout.Size
 	p.stdOff = map[string]int{}
 	for k, v := range p.p.StdField {
@@ -75,7 +77,7 @@ func New(c *Compiled, cpuPort uint32) *Pipeline {
 	}
 	p.pre.groups = map[uint32][]replica{}
 	p.pre.sessions = map[uint32]*cloneSession{}
-	for _, st := range []*interp.State{p.ing, p.eg, p.clone} {
+	for _, st := range []*interp.State{p.ing, p.eg, p.iclone, p.eclone} {
 		st.Log = func(s string) {
 			if p.Log != nil {
 				p.Log(s)
@@ -219,7 +221,7 @@ func (p *Pipeline) ingressClone(orig *interp.State, req interp.CloneRequest, por
 		fields = p.save(orig, req.FieldList)
 	}
 	prio := uint8(*p.std(orig, "priority") & 7)
-	cl := p.clone
+	cl := p.iclone
 	for _, r := range sess.replicas {
 		cl.Reset(data, now)
 		*p.std(cl, "ingress_port") = uint64(port)
@@ -304,7 +306,7 @@ func (p *Pipeline) egressClone(st *interp.State, req interp.CloneRequest, payloa
 	}
 	for _, r := range sess.replicas {
 		f := p.capture(st, payload)
-		tmp := p.clone
+		tmp := p.eclone
 		tmp.Reset(nil, 0)
 		copy(tmp.S[:p.region], f.slots)
 		p.clearMeta(tmp)

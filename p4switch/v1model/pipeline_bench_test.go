@@ -41,3 +41,27 @@ func BenchmarkL3(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInsert measures table entry inserts through Write.
+func BenchmarkInsert(b *testing.B) {
+	c, err := CompileFile("../testdata/l3.p4", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Prog.Tables[0].Size = b.N + 1
+	p := New(c, 0)
+	tid := c.P4Info.Tables[0].Preamble.Id
+	aid := c.P4Info.Tables[0].ActionRefs[0].Id
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		err := p.Write(&p4v1.Update{Type: p4v1.Update_INSERT, Entity: &p4v1.Entity{Entity: &p4v1.Entity_TableEntry{TableEntry: &p4v1.TableEntry{
+			TableId: tid,
+			Match:   []*p4v1.FieldMatch{{FieldId: 1, FieldMatchType: &p4v1.FieldMatch_Lpm{Lpm: &p4v1.FieldMatch_LPM{Value: []byte{10, byte(i >> 16), byte(i >> 8), byte(i)}, PrefixLen: 32}}}},
+			Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: aid,
+				Params: []*p4v1.Action_Param{{ParamId: 1, Value: []byte{1, 2, 3, 4, 5, 6}}, {ParamId: 2, Value: []byte{3}}}}}}}}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -239,7 +239,7 @@ func TestExternEntries(t *testing.T) {
 	me.GetMeterEntry().Config.Pir = 50
 	wantCode(t, f.write(p4v1.Update_MODIFY, me), codes.InvalidArgument, "PIR")
 	// action profile members and an entry that uses one
-	prof := f.id("global_name_profile")
+	prof := f.id("MyIngress.absolute_profile")
 	mem := &p4v1.ActionProfileMember{ActionProfileId: prof, MemberId: 7, Action: &p4v1.Action{ActionId: f.id("MyIngress.set_nhop"),
 		Params: []*p4v1.Action_Param{{ParamId: 1, Value: []byte{1}}, {ParamId: 2, Value: []byte{2}}}}}
 	memE := &p4v1.Entity{Entity: &p4v1.Entity_ActionProfileMember{ActionProfileMember: mem}}
@@ -290,5 +290,18 @@ func TestDigests(t *testing.T) {
 	}
 	if got := res.Digests[1].Data.GetStruct().Members[1].GetBitstring(); string(got) != "\x11" {
 		t.Fatalf("serializable enum member: %x", got)
+	}
+	// the forward table's direct counter counts bytes of hits
+	fwd := &p4v1.TableEntry{TableId: f.id("MyIngress.forward"),
+		Match:  []*p4v1.FieldMatch{{FieldId: 1, FieldMatchType: &p4v1.FieldMatch_Exact_{Exact: &p4v1.FieldMatch_Exact{Value: []byte{2, 2, 2, 2}}}}},
+		Action: &p4v1.TableAction{Type: &p4v1.TableAction_Action{Action: &p4v1.Action{ActionId: f.id("MyIngress.set_dmac"), Params: []*p4v1.Action_Param{{ParamId: 1, Value: []byte{9}}}}}}}
+	if err := f.write(p4v1.Update_INSERT, tableEntity(fwd)); err != nil {
+		t.Fatal(err)
+	}
+	f.p.Ingress(target.Arrival{Port: 1, Data: pkt})
+	f.p.Ingress(target.Arrival{Port: 1, Data: pkt})
+	dc := f.read(&p4v1.Entity{Entity: &p4v1.Entity_DirectCounterEntry{DirectCounterEntry: &p4v1.DirectCounterEntry{TableEntry: &p4v1.TableEntry{TableId: f.id("MyIngress.forward")}}}})
+	if len(dc) != 1 || dc[0].GetDirectCounterEntry().GetData().GetByteCount() != int64(2*len(pkt)) {
+		t.Fatalf("direct counter: %v", dc)
 	}
 }

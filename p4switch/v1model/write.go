@@ -333,6 +333,9 @@ func (p *Pipeline) writeTableEntry(typ p4v1.Update_Type, te *p4v1.TableEntry) er
 		return errf(codes.InvalidArgument, "unsupported table action %T", te.Action.Type)
 	}
 	en.Metadata = u64bytes(te.ControllerMetadata)
+	if te.IdleTimeoutNs != 0 && !t.SupportsIdle {
+		return errf(codes.InvalidArgument, "table %s does not support idle timeouts", t.Name)
+	}
 	en.IdleTimeoutNs = te.IdleTimeoutNs
 	if t.DirectMeter != nil {
 		en.Meter = &interp.MeterCell{}

@@ -4,16 +4,19 @@
 # Two network namespaces (prbh1, prbh2) joined through the root namespace by
 # veth pairs, offloads off, MTU 1500. The same iperf3 run goes first through
 # a Linux bridge (the in-kernel baseline), then through p4switch running
-# p4switch/testdata/l3router/l3router.p4 with one /32 route per host. Then
+# p4switch/testdata/l3router/l3router.p4 with one /32 route per host, then
+# through p4switch again with every port rate-limited by its traffic
+# manager (BENCH_RATE), to show the TM holds its rate. Then
 # p4rtctl inserts entries in batches. Options (environment):
 #   BENCH_SECONDS (10)  iperf3 duration per path
-#   BENCH_INSERTS (50000), BENCH_BATCH (1000)
+#   BENCH_RATE (200M)   per-port rate of the traffic-manager run
+#   BENCH_INSERTS (20000), BENCH_BATCH (1000)
 #   BENCH_PROFILE=1     also take a CPU profile of p4switch during its iperf3
 #                       run and print the share of time in the P4 pipeline
 set -euo pipefail
 FF_ROOT="${FF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 SECONDS_PER_RUN="${BENCH_SECONDS:-10}"
-INSERTS="${BENCH_INSERTS:-50000}"
+INSERTS="${BENCH_INSERTS:-20000}"
 BATCH="${BENCH_BATCH:-1000}"
 PROGRAM="$FF_ROOT/p4switch/testdata/l3router/l3router.p4"
 WORK="$(mktemp -d /tmp/p4switch-bench.XXXXXX)"
@@ -79,21 +82,32 @@ ip link set prbv2 master prbbr0
 BRIDGE=$(measure "linux bridge:")
 ip link del prbbr0
 
+# start_switch ARGS...: run p4switch on the two veths with extra ARGS, load
+# l3router and one /32 route per namespace; sets SWITCH_PID and CTL.
+start_switch() {
+    rm -f "$WORK/grpc.addr"
+    "$WORK/p4switch" run --device-id 1 --grpc-addr 127.0.0.1:0 --grpc-addr-file "$WORK/grpc.addr" \
+        --admin-addr "" --cpu-port 255 -i 1@prbv1 -i 2@prbv2 --log-level info "$@" \
+        >"$WORK/p4switch.log" 2>&1 &
+    SWITCH_PID=$!
+    for _ in $(seq 100); do [ -s "$WORK/grpc.addr" ] && break; sleep 0.1; done
+    [ -s "$WORK/grpc.addr" ] || { cat "$WORK/p4switch.log"; echo "p4switch did not start" >&2; exit 1; }
+    CTL=("$WORK/p4rtctl" --addr "$(cat "$WORK/grpc.addr")" --device-id 1)
+    "${CTL[@]}" push "$PROGRAM"
+    for i in 1 2; do
+        "${CTL[@]}" add RouterIngress.ipv4_lpm "hdr.ipv4.dstAddr=10.9.0.$i/32" action=RouterIngress.ipv4_forward \
+            "dstAddr=00:00:00:00:09:0$i" "port=$i"
+    done
+}
+
+stop_switch() {
+    kill -TERM "$SWITCH_PID"; wait "$SWITCH_PID" 2>/dev/null || true; SWITCH_PID=""
+}
+
 echo "[bench] p4switch with l3router (${SECONDS_PER_RUN}s)"
 PROFILE_ARGS=()
 [ "${BENCH_PROFILE:-0}" = 1 ] && PROFILE_ARGS=(--pprof-addr 127.0.0.1:0)
-"$WORK/p4switch" run --device-id 1 --grpc-addr 127.0.0.1:0 --grpc-addr-file "$WORK/grpc.addr" \
-    --admin-addr "" --cpu-port 255 -i 1@prbv1 -i 2@prbv2 --log-level info "${PROFILE_ARGS[@]}" \
-    >"$WORK/p4switch.log" 2>&1 &
-SWITCH_PID=$!
-for _ in $(seq 100); do [ -s "$WORK/grpc.addr" ] && break; sleep 0.1; done
-[ -s "$WORK/grpc.addr" ] || { cat "$WORK/p4switch.log"; echo "p4switch did not start" >&2; exit 1; }
-CTL=("$WORK/p4rtctl" --addr "$(cat "$WORK/grpc.addr")" --device-id 1)
-"${CTL[@]}" push "$PROGRAM"
-for i in 1 2; do
-    "${CTL[@]}" add RouterIngress.ipv4_lpm "hdr.ipv4.dstAddr=10.9.0.$i/32" action=RouterIngress.ipv4_forward \
-        "dstAddr=00:00:00:00:09:0$i" "port=$i"
-done
+start_switch "${PROFILE_ARGS[@]}"
 PROFILER=""
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     PPROF_ADDR=$(sed -n 's/.*pprof listening.*addr=\([^ ]*\).*/\1/p' "$WORK/p4switch.log" | head -1)
@@ -102,17 +116,22 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
 fi
 SWITCH=$(measure "p4switch (l3router):")
 [ -n "$PROFILER" ] && wait "$PROFILER"
+stop_switch
+
+echo "[bench] p4switch with its traffic manager at ${BENCH_RATE:-200M} bit/s per port (${SECONDS_PER_RUN}s)"
+start_switch --rate "${BENCH_RATE:-200M}"
+LIMITED=$(measure "p4switch, rate ${BENCH_RATE:-200M}:")
 
 echo "[bench] P4Runtime inserts ($INSERTS entries, batches of $BATCH)"
 "${CTL[@]}" push "$PROGRAM"
 INSERT_LINE=$("${CTL[@]}" bench-insert -count "$INSERTS" -batch "$BATCH" RouterIngress.ipv4_lpm hdr.ipv4.dstAddr \
     action=RouterIngress.ipv4_forward dstAddr=00:00:00:00:09:01 port=1)
-
 kill -TERM "$SWITCH_PID"; wait "$SWITCH_PID" 2>/dev/null || true; SWITCH_PID=""
 echo
 echo "== p4switch benchmark (iperf3 TCP, MTU 1500, offloads off, ${SECONDS_PER_RUN}s each) =="
 echo "$BRIDGE"
 echo "$SWITCH"
+echo "$LIMITED"
 echo "$INSERT_LINE"
 echo "targets: p4switch >= 1.1 Gbit/s; >= 20000 inserts/s"
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then

@@ -168,7 +168,14 @@ func runCmd(args []string) int {
 		closeAll()
 		return fail("%v", err)
 	}
-	srv := server.New(server.Options{DeviceID: *deviceID, Loader: pipelineLoader, Switch: s, Log: log})
+	loader := func(config []byte, cpuPort uint32) (target.Pipeline, error) {
+		p, err := pipelineLoader(config, cpuPort)
+		if vp, ok := p.(*v1model.Pipeline); ok && err == nil {
+			vp.Log = func(msg string) { log.Debug("P4 log_msg", "msg", msg) }
+		}
+		return p, err
+	}
+	srv := server.New(server.Options{DeviceID: *deviceID, Loader: loader, Switch: s, Log: log})
 	if *program != "" {
 		config, err := programBundle(*program)
 		if err == nil {

@@ -616,3 +616,35 @@ func (c *SwitchCase) Position() token.Pos { return c.Pos }
 
 // Has reports whether annotation name is present.
 func (as Annotations) Has(name string) bool { return as.Get(name) != nil }
+
+// For is for (Init; Cond; Update) Body.
+type For struct {
+	Pos    token.Pos
+	Init   []Stmt
+	Cond   Expr // nil: true
+	Update []Stmt
+	Body   Stmt
+}
+
+// ForIn is for (Type Name in Lo .. Hi) Body.
+type ForIn struct {
+	Pos    token.Pos
+	Var    *VarDecl
+	Lo, Hi Expr
+	Body   Stmt
+}
+
+// Break and Continue end or restart the innermost loop.
+type (
+	Break    struct{ Pos token.Pos }
+	Continue struct{ Pos token.Pos }
+)
+
+func (s *For) Position() token.Pos      { return s.Pos }
+func (s *ForIn) Position() token.Pos    { return s.Pos }
+func (s *Break) Position() token.Pos    { return s.Pos }
+func (s *Continue) Position() token.Pos { return s.Pos }
+func (*For) stmtNode()                  {}
+func (*ForIn) stmtNode()                {}
+func (*Break) stmtNode()                {}
+func (*Continue) stmtNode()             {}

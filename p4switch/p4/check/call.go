@@ -179,6 +179,9 @@ func (c *checker) call(s *Scope, e *ast.Call) Type {
 		}
 	}
 	c.args(s, e.Pos, e.Args, ci.Params, ci.TypeArgs, tparams...)
+	if ci.Function != nil && len(ci.Function.TypeParams) > 0 {
+		c.instantiate(s, e, ci)
+	}
 	if ci.Ret == nil {
 		switch {
 		case ci.Method != nil:
@@ -188,9 +191,6 @@ func (c *checker) call(s *Scope, e *ast.Call) Type {
 		default:
 			ci.Ret = &Void{}
 		}
-	}
-	if ci.Kind == CallAction && !c.inAction && false {
-		c.errorf(e.Pos, "")
 	}
 	return ci.Ret
 }
@@ -277,7 +277,7 @@ func (c *checker) isLValue(s *Scope, e ast.Expr) bool {
 		}
 		if o.Kind == ObjParam {
 			p := o.Decl.(*ast.Param)
-			return p.Dir == "out" || p.Dir == "inout" || p.Dir == "" && false
+			return p.Dir == "out" || p.Dir == "inout"
 		}
 		return false
 	case *ast.Member:
@@ -291,4 +291,35 @@ func (c *checker) isLValue(s *Scope, e ast.Expr) bool {
 		return c.isLValue(s, e.X)
 	}
 	return false
+}
+
+// instantiate checks a copy of a generic function with its type arguments
+// bound, and makes the call refer to that copy.
+func (c *checker) instantiate(s *Scope, e *ast.Call, ci *CallInfo) {
+	fd := ci.Function
+	key := fd.Name
+	bind := map[string]Type{}
+	for _, tp := range fd.TypeParams {
+		t, ok := ci.TypeArgs[tp]
+		if !ok {
+			c.errorf(e.Pos, "cannot infer type argument %s of %s", tp, fd.Name)
+			return
+		}
+		if isInt(t) {
+			t = &Bits{W: 32} // an unsized constant argument: pick a width
+		}
+		bind[tp] = t
+		key += "<" + t.String() + ">"
+	}
+	inst, ok := c.generics[key]
+	if !ok {
+		inst = ast.Clone(fd)
+		inst.TypeParams = nil
+		c.generics[key] = inst
+		c.typeEnv = append(c.typeEnv, bind)
+		c.functionDecl(s.root(), inst)
+		c.typeEnv = c.typeEnv[:len(c.typeEnv)-1]
+	}
+	ci.Function, ci.Params = inst, inst.Params
+	ci.Ret = c.info.DeclTypes[inst]
 }

@@ -70,18 +70,20 @@ func (es Errors) Error() string {
 }
 
 type checker struct {
+	generics map[string]*ast.FunctionDecl // instantiated generic functions by name and type arguments
 	info     *Info
 	errs     Errors
 	typeEnv  []map[string]Type // type parameter bindings stack
 	retType  Type
 	inAction bool
+	loops    int
 }
 
 type stop struct{}
 
 // Check type-checks prog.
 func Check(prog *ast.Program) (*Info, error) {
-	c := &checker{info: &Info{
+	c := &checker{generics: map[string]*ast.FunctionDecl{}, info: &Info{
 		Program: prog, Global: newScope(nil),
 		Types: map[ast.Expr]Type{}, Uses: map[*ast.Ident]*Object{}, Consts: map[ast.Expr]*big.Int{},
 		Calls: map[*ast.Call]*CallInfo{}, DeclTypes: map[ast.Node]Type{},
@@ -422,6 +424,9 @@ func (c *checker) actionDecl(s *Scope, d *ast.ActionDecl) {
 }
 
 func (c *checker) functionDecl(s *Scope, d *ast.FunctionDecl) {
+	if len(d.TypeParams) > 0 {
+		return // checked per instantiation, see instantiate
+	}
 	fs := newScope(s)
 	c.typeParams(fs, d.TypeParams)
 	c.params(fs, d.Params)

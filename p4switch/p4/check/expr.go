@@ -50,6 +50,15 @@ func (c *checker) coerce(e ast.Expr, from, to Type) Type {
 			c.info.Consts[e] = truncate(v, u)
 		}
 		return to
+	case *Enum:
+		// a constant compared with or selected against a serializable enum
+		if u.Base != nil {
+			c.info.Types[e] = to
+			if v, ok := c.info.Consts[e]; ok {
+				c.info.Consts[e] = truncate(v, u.Base)
+			}
+			return to
+		}
 	case *InfInt:
 		return from
 	}
@@ -82,6 +91,10 @@ func (c *checker) compatible(to, from Type, e ast.Expr) bool {
 	case *Bits:
 		// p4c accepts widening between bit<W> types of the same signedness
 		if f, ok := uf.(*Bits); ok && f.Signed == t.Signed && f.W < t.W {
+			return true
+		}
+		// a serializable enum converts implicitly to its underlying type
+		if f, ok := uf.(*Enum); ok && f.Base != nil && *f.Base == *t {
 			return true
 		}
 	case *Struct:
@@ -368,11 +381,6 @@ func (c *checker) ident(s *Scope, e *ast.Ident) Type {
 		if _, ok := o.Type.(*MatchKind); ok {
 			return o.Type
 		}
-		if o.ValueExpr != nil {
-			if t, ok := c.info.Types[o.ValueExpr]; ok && !isInt(o.Type) {
-				_ = t
-			}
-		}
 		return o.Type
 	case ObjVar, ObjParam, ObjInstance, ObjValueSet:
 		return o.Type
@@ -549,9 +557,6 @@ func (c *checker) cast(s *Scope, e *ast.Cast) Type {
 		c.errorf(e.Pos, "cannot cast %s to %s", from, to)
 	}
 	if v, isConst := c.info.Consts[e.X]; isConst {
-		if b, isB := uf.(*Bits); isB && b.Signed {
-			_ = b
-		}
 		c.setConst(e, truncate(v, to))
 	}
 	return to
@@ -660,9 +665,6 @@ func (c *checker) binary(s *Scope, e *ast.Binary, expected Type) Type {
 	// arithmetic and bitwise
 	if !Same(a, b) || bitsOf(a) == nil && !isInt(a) {
 		c.errorf(e.Pos, "%s: operands have types %s and %s", op, a, b)
-		return a
-	}
-	if isInt(a) && (op == "&" || op == "|" || op == "^" || op == "|+|" || op == "|-|") && false {
 		return a
 	}
 	if x, ok := c.info.Consts[e.X]; ok {

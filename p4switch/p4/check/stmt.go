@@ -70,11 +70,9 @@ func (c *checker) stmt(s *Scope, st ast.Stmt) {
 	case *ast.Switch:
 		xt := c.expr(s, st.X, nil)
 		ae, isAction := xt.(*ActionEnum)
-		seenDefault := false
 		for _, cs := range st.Cases {
 			for _, l := range cs.Labels {
 				if _, ok := l.(*ast.Default); ok {
-					seenDefault = true
 					continue
 				}
 				if isAction {
@@ -101,7 +99,6 @@ func (c *checker) stmt(s *Scope, st ast.Stmt) {
 				c.block(newScope(s), cs.Body)
 			}
 		}
-		_ = seenDefault
 		if !isAction && bitsOf(xt) == nil {
 			if _, ok := Underlying(xt).(*Enum); !ok {
 				if _, ok := xt.(*ErrorT); !ok {
@@ -111,6 +108,38 @@ func (c *checker) stmt(s *Scope, st ast.Stmt) {
 		}
 	case *ast.DeclStmt:
 		c.localDecl(s, st.Decl)
+	case *ast.For:
+		fs := newScope(s)
+		for _, x := range st.Init {
+			c.stmt(fs, x)
+		}
+		if st.Cond != nil {
+			if t := c.expr(fs, st.Cond, &Bool{}); !Same(t, &Bool{}) {
+				c.errorf(st.Cond.Position(), "loop condition must be bool, not %s", t)
+			}
+		}
+		for _, x := range st.Update {
+			c.stmt(fs, x)
+		}
+		c.loops++
+		c.stmt(newScope(fs), st.Body)
+		c.loops--
+	case *ast.ForIn:
+		fs := newScope(s)
+		c.localDecl(fs, st.Var)
+		vt := c.info.DeclTypes[st.Var]
+		c.assignable(st.Lo.Position(), vt, c.expr(fs, st.Lo, vt), st.Lo)
+		c.assignable(st.Hi.Position(), vt, c.expr(fs, st.Hi, vt), st.Hi)
+		if bitsOf(vt) == nil {
+			c.errorf(st.Pos, "for-in over a range needs an integer variable")
+		}
+		c.loops++
+		c.stmt(newScope(fs), st.Body)
+		c.loops--
+	case *ast.Break, *ast.Continue:
+		if c.loops == 0 {
+			c.errorf(st.Position(), "break or continue outside a loop")
+		}
 	default:
 		c.errorf(st.Position(), "unsupported statement")
 	}

@@ -4,6 +4,7 @@ package check
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
@@ -212,7 +213,10 @@ func Same(a, b Type) bool {
 		}
 		return true
 	}
-	return fmt.Sprintf("%T", a) == fmt.Sprintf("%T", b) && a == b || isSingleton(a) && fmt.Sprintf("%T", a) == fmt.Sprintf("%T", b)
+	if isSingleton(a) {
+		return reflect.TypeOf(a) == reflect.TypeOf(b)
+	}
+	return a == b // named types are identical when they are the same declaration
 }
 
 func isSingleton(t Type) bool {

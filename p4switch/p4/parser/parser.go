@@ -624,6 +624,10 @@ func (p *parser) simpleKeyset() ast.Expr {
 func (p *parser) tableDecl(annos ast.Annotations) *ast.TableDecl {
 	pos := p.expect("table").Pos
 	d := &ast.TableDecl{Pos: pos, Annos: annos, Name: p.name()}
+	if p.is("(") && p.isAt(1, ")") { // old syntax: table t() { ... }
+		p.next()
+		p.next()
+	}
 	p.expect("{")
 	for !p.is("}") {
 		pa := p.annotations()
@@ -752,6 +756,16 @@ func (p *parser) stmt() ast.Stmt {
 		return p.switchStmt()
 	case p.is("const"):
 		return &ast.DeclStmt{Pos: pos, Decl: p.constDecl(annos)}
+	case p.word("for") && p.isAt(1, "("):
+		return p.forStmt()
+	case p.word("break") && p.isAt(1, ";"):
+		p.next()
+		p.next()
+		return &ast.Break{Pos: pos}
+	case p.word("continue") && p.isAt(1, ";"):
+		p.next()
+		p.next()
+		return &ast.Continue{Pos: pos}
 	}
 	if p.startsDecl() {
 		return &ast.DeclStmt{Pos: pos, Decl: p.localDecl(annos)}
@@ -1310,4 +1324,78 @@ func ParseInt(text string) (*ast.IntLit, error) {
 	}
 	lit.Value = v
 	return lit, nil
+}
+
+// word reports whether the cursor is the identifier w (for, break and
+// continue are not reserved words in older P4 programs).
+func (p *parser) word(w string) bool {
+	t := p.tok()
+	return t.Kind == token.Ident && t.Text == w
+}
+
+// forStmt parses for (init; cond; update) body and for (T x in lo .. hi) body.
+func (p *parser) forStmt() ast.Stmt {
+	pos := p.next().Pos
+	p.expect("(")
+	if p.startsDecl() || p.startsType() {
+		save := p.i
+		ty := p.typ()
+		if p.isName() && p.peek(1).Kind == token.Keyword && p.peek(1).Text == "in" {
+			vpos := p.pos()
+			name := p.name()
+			p.next() // in
+			lo := p.expr()
+			p.expect("..")
+			hi := p.expr()
+			p.expect(")")
+			return &ast.ForIn{Pos: pos, Var: &ast.VarDecl{Pos: vpos, Type: ty, Name: name}, Lo: lo, Hi: hi, Body: p.stmt()}
+		}
+		p.i = save
+	}
+	f := &ast.For{Pos: pos}
+	for !p.is(";") {
+		f.Init = append(f.Init, p.simpleStmt())
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect(";")
+	if !p.is(";") {
+		f.Cond = p.expr()
+	}
+	p.expect(";")
+	for !p.is(")") {
+		f.Update = append(f.Update, p.simpleStmt())
+		if !p.accept(",") {
+			break
+		}
+	}
+	p.expect(")")
+	f.Body = p.stmt()
+	return f
+}
+
+// simpleStmt parses a declaration, assignment or call without its semicolon.
+func (p *parser) simpleStmt() ast.Stmt {
+	pos := p.pos()
+	if p.startsDecl() {
+		ty := p.typ()
+		name := p.name()
+		d := &ast.VarDecl{Pos: pos, Type: ty, Name: name}
+		if p.accept("=") {
+			d.Init = p.expr()
+		}
+		return &ast.DeclStmt{Pos: pos, Decl: d}
+	}
+	lhs := p.expr()
+	if call, ok := lhs.(*ast.Call); ok && !p.is("=") {
+		return &ast.CallStmt{Pos: pos, Call: call}
+	}
+	t := p.tok()
+	if t.Kind == token.Punct && strings.HasSuffix(t.Text, "=") && t.Text != "==" && t.Text != "!=" && t.Text != "<=" && t.Text != ">=" {
+		p.next()
+		return &ast.Assign{Pos: pos, LHS: lhs, Op: t.Text, RHS: p.expr()}
+	}
+	p.errorf(p.pos(), "expected an assignment, found %s", p.tok())
+	return nil
 }

@@ -30,6 +30,7 @@ type Result struct {
 type pp struct {
 	src      Source
 	defines  map[string]string
+	funcs    map[string]*funcMacro
 	out      strings.Builder
 	lines    scanner.LineMap
 	depth    int
@@ -58,7 +59,7 @@ func Text(src Source, path, text string) (*Result, error) {
 	if src.Read == nil {
 		src.Read = os.ReadFile
 	}
-	p := &pp{src: src, defines: map[string]string{}, included: map[string]int{}}
+	p := &pp{src: src, defines: map[string]string{}, funcs: map[string]*funcMacro{}, included: map[string]int{}}
 	if err := p.file(path, text); err != nil {
 		return nil, err
 	}
@@ -103,6 +104,9 @@ func (p *pp) file(path, text string) error {
 			switch dir {
 			case "ifdef", "ifndef":
 				_, def := p.defines[strings.TrimSpace(rest)]
+				if _, fdef := p.funcs[strings.TrimSpace(rest)]; fdef {
+					def = true
+				}
 				ok := def == (dir == "ifdef")
 				stack = append(stack, cond{active: active() && ok, taken: ok, parentActive: active(), pos: token.Pos{File: pos.File, Line: pos.Line, Col: 1}})
 			case "if":
@@ -144,16 +148,12 @@ func (p *pp) file(path, text string) error {
 						return err
 					}
 				case "define":
-					f := strings.Fields(rest)
-					if len(f) == 0 {
-						return errf("#define needs a name")
+					if err := p.define(strings.TrimSpace(rest)); err != nil {
+						return errf("%v", err)
 					}
-					if strings.Contains(f[0], "(") {
-						return errf("function-like macros are not supported")
-					}
-					p.defines[f[0]] = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rest), f[0]))
 				case "undef":
 					delete(p.defines, strings.TrimSpace(rest))
+					delete(p.funcs, strings.TrimSpace(rest))
 				case "line", "":
 					f := strings.Fields(rest)
 					if len(f) == 0 {
@@ -282,7 +282,7 @@ func tracksComment(line string, in bool) bool {
 
 // expand substitutes defined identifiers outside strings and comments.
 func (p *pp) expand(line string, depth int) string {
-	if len(p.defines) == 0 || depth > 20 {
+	if len(p.defines) == 0 && len(p.funcs) == 0 || depth > 20 {
 		return line
 	}
 	var sb strings.Builder
@@ -312,6 +312,14 @@ func (p *pp) expand(line string, depth int) string {
 			j := i
 			for j < len(line) && (isIdentStart(line[j]) || line[j] >= '0' && line[j] <= '9') {
 				j++
+			}
+			if fm, ok := p.funcs[line[i:j]]; ok {
+				if args, end, ok := macroArgs(line, j); ok && len(args) == len(fm.params) {
+					sb.WriteString(fm.apply(args))
+					changed = true
+					i = end
+					continue
+				}
 			}
 			if v, ok := p.defines[line[i:j]]; ok {
 				sb.WriteString(v)
