@@ -24,7 +24,11 @@ import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.netcfg.NetworkConfigParser;
 import org.fairfabric.controller.p4rt.DeviceAgent;
 import org.fairfabric.controller.p4rt.DeviceFleet;
+import org.fairfabric.controller.p4rt.P4InfoIndex;
 import org.fairfabric.controller.p4rt.PacketIo;
+import org.fairfabric.controller.program.FabricEventHandler;
+import org.fairfabric.controller.program.FabricPlan;
+import org.fairfabric.controller.program.FabricProgrammer;
 import org.fairfabric.controller.p4rt.PipelineFiles;
 import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
@@ -41,11 +45,17 @@ public final class Controller implements AutoCloseable {
     private final NetworkView network;
     private final KafkaEventPublisher kafka;
     private final Devices devices;
+    private final FabricProgrammer programmer;
+    /** The CPU port of fairfabric's switches (p4switch --cpu-port, the pipeline's CPU_PORT). */
+    public static final int CPU_PORT = 255;
+    /** Queue-depth Δ (packets) sensed on every uplink: P4TE Algorithm 1's reporting step. */
+    public static final int QUEUE_DELTA = 10;
     private final Server http;
     private final String baseUrl;
 
     private Controller(JournalStore store, FabricService fabric, NetworkView network, KafkaEventPublisher kafka, Devices devices,
-                       Server http, String baseUrl) {
+                       FabricProgrammer programmer, Server http, String baseUrl) {
+        this.programmer = programmer;
         this.devices = devices;
         this.store = store;
         this.fabric = fabric;
@@ -73,16 +83,33 @@ public final class Controller implements AutoCloseable {
             NetworkView network = new NetworkView(events);
             AtomicReference<Devices> devsRef = new AtomicReference<>();
             AtomicReference<NetworkConfig> current = new AtomicReference<>();
+            FabricProgrammer programmer = pipeline == null ? null : new FabricProgrammer(
+                    new FabricPlan(new P4InfoIndex(pipeline.p4info), CPU_PORT, QUEUE_DELTA), network,
+                    () -> devsRef.get().fleet(), fabric::allHosts);
+            FabricEventHandler feedback = programmer == null ? null
+                    : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent);
             ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
                     ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
             Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet) -> {
                 if (arp != null) {
                     arp.onPacketIn(device, packet);
                 }
-            }, current::set);
+                if (feedback != null) {
+                    feedback.onPacketIn(device, packet);
+                }
+            }, cfg -> {
+                current.set(cfg);
+                if (programmer != null) {
+                    programmer.configurationApplied(cfg);
+                }
+            });
             devsRef.set(devs);
             devices = devs;
             events.addSink(e -> {
+                if (programmer != null && (e.type.equals(EventTypes.HOST_ADDED) || e.type.equals(EventTypes.HOST_REMOVED)
+                        || e.type.equals(EventTypes.TENANT_DELETED))) {
+                    programmer.hostsChanged();
+                }
                 if (e.type.equals(EventTypes.NETWORK_CONFIG_UPDATED)) {
                     // off the event thread: reconnecting closes agents, whose callbacks emit events too
                     devs.applyLater(() -> fabric.networkConfig().map(parser::parse).orElseThrow());
@@ -100,6 +127,9 @@ public final class Controller implements AutoCloseable {
                 }
             }
             devs.sync();
+            if (programmer != null) {
+                programmer.sync();
+            }
             server = new Server();
             ServerConnector connector = new ServerConnector(server);
             connector.setHost(s.httpHost);
@@ -108,7 +138,7 @@ public final class Controller implements AutoCloseable {
             server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
             server.start();
             String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
-            return new Controller(store, fabric, network, kafka, devices, server, url);
+            return new Controller(store, fabric, network, kafka, devices, programmer, server, url);
         } catch (Exception e) {
             stopQuietly(server);
             if (devices != null) {
@@ -194,6 +224,9 @@ public final class Controller implements AutoCloseable {
         }
         closed = true;
         stopQuietly(http);
+        if (programmer != null) {
+            programmer.close();
+        }
         devices.close();
         if (kafka != null) {
             kafka.close();

@@ -115,6 +115,18 @@ public final class DeviceAgent implements AutoCloseable {
         return onQueue(() -> doWrite(copy));
     }
 
+    /**
+     * Makes the intended state exactly {@code desired} (same pipeline): writes what is new or
+     * changed, then deletes what is no longer wanted. Upserts go first (members, groups, table
+     * entries) and deletes last (table entries, groups, members), so a routing-group entry is
+     * removed before its group and a moved port is in its new group before it leaves the old one.
+     * Not connected: the intended state changes and the reconciliation delivers it.
+     */
+    public CompletableFuture<WriteResult> converge(java.util.Collection<Entity> desired) {
+        List<Entity> copy = List.copyOf(desired);
+        return onQueue(() -> doWrite(Reconciler.converge(copy, intended.entities())));
+    }
+
     /** Reads from the switch (not from the intended state); fails when the device is not ready. */
     public CompletableFuture<List<Entity>> read(List<Entity> queries) {
         List<Entity> copy = List.copyOf(queries);
@@ -330,7 +342,9 @@ public final class DeviceAgent implements AutoCloseable {
         boolean members = false;
         boolean groups = false;
         boolean multicast = false;
+        boolean clones = false;
         for (Entity e : intended.entities()) {
+            clones |= e.hasPacketReplicationEngineEntry() && e.getPacketReplicationEngineEntry().hasCloneSessionEntry();
             members |= e.hasActionProfileMember();
             groups |= e.hasActionProfileGroup();
             multicast |= e.hasPacketReplicationEngineEntry() && e.getPacketReplicationEngineEntry().hasMulticastGroupEntry();
@@ -344,6 +358,10 @@ public final class DeviceAgent implements AutoCloseable {
         if (multicast) {
             q.add(Entity.newBuilder().setPacketReplicationEngineEntry(PacketReplicationEngineEntry.newBuilder()
                     .setMulticastGroupEntry(MulticastGroupEntry.getDefaultInstance())).build());
+        }
+        if (clones) {
+            q.add(Entity.newBuilder().setPacketReplicationEngineEntry(PacketReplicationEngineEntry.newBuilder()
+                    .setCloneSessionEntry(p4.v1.P4RuntimeOuterClass.CloneSessionEntry.getDefaultInstance())).build());
         }
         return q;
     }

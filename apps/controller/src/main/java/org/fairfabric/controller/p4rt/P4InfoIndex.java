@@ -61,6 +61,15 @@ public final class P4InfoIndex {
         return action(name).getPreamble().getId();
     }
 
+    public int actionProfileId(String name) {
+        for (p4.config.v1.P4InfoOuterClass.ActionProfile p : p4info.getActionProfilesList()) {
+            if (p.getPreamble().getName().equals(name) || p.getPreamble().getAlias().equals(name)) {
+                return p.getPreamble().getId();
+            }
+        }
+        throw new IllegalArgumentException("the P4Info has no action profile " + name);
+    }
+
     public int paramId(String action, String param) {
         for (Action.Param p : action(action).getParamsList()) {
             if (p.getName().equals(param)) {

@@ -67,6 +67,43 @@ final class Reconciler {
         return all;
     }
 
+    /**
+     * The updates that turn the intended state {@code have} into {@code want}: inserts and modifies
+     * (members first, table entries last), then deletes (table entries first, members last).
+     */
+    static List<Update> converge(Collection<Entity> want, Collection<Entity> have) {
+        Map<ByteString, Entity> held = new HashMap<>();
+        for (Entity e : have) {
+            held.put(EntityKey.of(e), e);
+        }
+        Map<ByteString, Entity> wanted = new java.util.LinkedHashMap<>();
+        for (Entity e : want) {
+            if (wanted.put(EntityKey.of(e), e) != null) {
+                throw new IllegalArgumentException("the same entity twice: " + e);
+            }
+        }
+        List<Entity> ordered = new ArrayList<>(wanted.values());
+        ordered.sort(Comparator.comparingInt(EntityKey::insertRank));
+        List<Update> out = new ArrayList<>();
+        for (Entity e : ordered) {
+            Entity current = held.get(EntityKey.of(e));
+            if (current == null) {
+                out.add(update(EntityKey.modifyOnly(e) || isDefaultEntry(e) ? Update.Type.MODIFY : Update.Type.INSERT, e));
+            } else if (!normal(current).equals(normal(e))) {
+                out.add(update(Update.Type.MODIFY, e));
+            }
+        }
+        List<Update> deletes = new ArrayList<>();
+        for (Map.Entry<ByteString, Entity> h : held.entrySet()) {
+            if (!wanted.containsKey(h.getKey()) && !EntityKey.modifyOnly(h.getValue()) && !isDefaultEntry(h.getValue())) {
+                deletes.add(update(Update.Type.DELETE, h.getValue()));
+            }
+        }
+        deletes.sort(Comparator.comparingInt((Update u) -> EntityKey.insertRank(u.getEntity())).reversed());
+        out.addAll(deletes);
+        return out;
+    }
+
     private static boolean isDefaultEntry(Entity e) {
         return e.hasTableEntry() && e.getTableEntry().getIsDefaultAction();
     }

@@ -1,0 +1,59 @@
+package org.fairfabric.controller.program;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import org.fairfabric.controller.p4rt.PacketIo;
+import org.fairfabric.core.routing.Metric;
+import org.fairfabric.core.routing.MetricEvent;
+import org.fairfabric.core.routing.Trend;
+import p4.v1.P4RuntimeOuterClass.PacketIn;
+
+/**
+ * Turns the fabric pipeline's event packet-ins (reason EVENT; docs/pipeline.md "Packet-in format")
+ * into the core's P4TE feedback: QUEUE_DEPTH, LINK_UTIL and DELAY with INCREASE or DECREASE for
+ * the port the event is about. Other reasons (ARP, BOUNCE) and LINK_FAILURE are left to others.
+ */
+public final class FabricEventHandler {
+    static final long REASON_EVENT = 2;
+
+    private final PacketIo io;
+    private final Consumer<MetricEvent> sink;
+
+    public FabricEventHandler(PacketIo io, Consumer<MetricEvent> sink) {
+        this.io = io;
+        this.sink = sink;
+    }
+
+    /** Hands the event of one packet-in to the sink; false when it is not a P4TE metric event. */
+    public boolean onPacketIn(String deviceId, PacketIn packet) {
+        Optional<MetricEvent> e = decode(deviceId, packet);
+        e.ifPresent(sink);
+        return e.isPresent();
+    }
+
+    Optional<MetricEvent> decode(String deviceId, PacketIn packet) {
+        OptionalLong reason = io.metadata(packet, "reason");
+        OptionalLong port = io.metadata(packet, "event_port");
+        OptionalLong metric = io.metadata(packet, "metric");
+        OptionalLong direction = io.metadata(packet, "direction");
+        if (reason.isEmpty() || reason.getAsLong() != REASON_EVENT || port.isEmpty() || port.getAsLong() <= 0
+                || metric.isEmpty() || direction.isEmpty()) {
+            return Optional.empty();
+        }
+        Metric m;
+        switch ((int) metric.getAsLong()) {
+            case 1: m = Metric.QUEUE_DEPTH; break;
+            case 2: m = Metric.LINK_UTILIZATION; break;
+            case 3: m = Metric.DELAY; break;
+            default: return Optional.empty();
+        }
+        Trend t;
+        switch ((int) direction.getAsLong()) {
+            case 1: t = Trend.INCREASE; break;
+            case 2: t = Trend.DECREASE; break;
+            default: return Optional.empty();
+        }
+        return Optional.of(new MetricEvent(deviceId, (int) port.getAsLong(), m, t));
+    }
+}

@@ -1,0 +1,212 @@
+package org.fairfabric.controller.program;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.api.dto.RoutingGroupDto;
+import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.core.CoreTopology;
+import org.fairfabric.controller.netcfg.NetworkConfig;
+import org.fairfabric.controller.p4rt.DeviceAgent;
+import org.fairfabric.controller.p4rt.DeviceFleet;
+import org.fairfabric.core.aq.AqGrant;
+import org.fairfabric.core.model.Topology;
+import org.fairfabric.core.ports.DataPlaneException;
+import org.fairfabric.core.ports.DataPlaneProgrammer;
+import org.fairfabric.core.routing.GroupMembershipChange;
+import org.fairfabric.core.routing.Metric;
+import org.fairfabric.core.routing.MetricEvent;
+import org.fairfabric.core.service.RoutingGroupService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import p4.v1.P4RuntimeOuterClass.Entity;
+
+/**
+ * Keeps every switch programmed for the current configuration and hosts: computes the intended
+ * entities of each switch ({@link FabricPlan}) and hands them to its {@link DeviceAgent}, which
+ * writes the difference now and re-pushes everything when the switch reconnects. The core's
+ * {@link RoutingGroupService} is the source of truth for the upward routing groups; its group
+ * changes (P4TE feedback events, link state) re-program the switches they concern and update the
+ * REST routing-group view. All work runs on one thread, in order.
+ */
+public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FabricProgrammer.class);
+    /** Routing groups per metric (P4TE's evaluation uses a few levels; all ports start in level 0). */
+    public static final int GROUP_LEVELS = 3;
+
+    private final FabricPlan plan;
+    private final NetworkView network;
+    private final Supplier<DeviceFleet> fleet;
+    private final Supplier<List<HostDto>> tenantHosts;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fabric-program");
+        t.setDaemon(true);
+        return t;
+    });
+    private NetworkConfig cfg;
+    private Topology topo;
+    private RoutingGroupService groups;
+    private boolean installing;
+
+    /** {@code tenantHosts} gives the tenants' hosts (read on the programming thread). */
+    public FabricProgrammer(FabricPlan plan, NetworkView network, Supplier<DeviceFleet> fleet,
+                            Supplier<List<HostDto>> tenantHosts) {
+        this.plan = plan;
+        this.tenantHosts = tenantHosts;
+        this.network = network;
+        this.fleet = fleet;
+    }
+
+    /** A new configuration is in force (new fleet): fresh routing groups, every switch programmed. */
+    public void configurationApplied(NetworkConfig newCfg) {
+        worker.execute(() -> {
+            cfg = newCfg;
+            topo = CoreTopology.build(newCfg, tenantHosts.get());
+            Map<Metric, Integer> levels = new EnumMap<>(Metric.class);
+            for (Metric m : Metric.values()) {
+                levels.put(m, GROUP_LEVELS);
+            }
+            groups = new RoutingGroupService(levels, this,
+                    e -> LOG.debug("routing groups: {} {} {}", e.type(), e.subject(), e.detail()), System::currentTimeMillis);
+            installing = true;
+            try {
+                groups.install(topo);
+            } finally {
+                installing = false;
+            }
+            publishGroups(groups.devices());
+            programAll();
+        });
+    }
+
+    /** Tenants' hosts changed: routes, ARP and port entries follow. */
+    public void hostsChanged() {
+        worker.execute(() -> {
+            if (cfg == null) {
+                return;
+            }
+            topo = CoreTopology.build(cfg, tenantHosts.get());
+            programAll();
+        });
+    }
+
+    /** P4TE feedback from a switch (a queue-depth, utilisation or delay event of an uplink). */
+    public void onMetricEvent(MetricEvent e) {
+        worker.execute(() -> {
+            if (groups == null || !groups.devices().contains(e.deviceId())) {
+                return;
+            }
+            try {
+                groups.onMetricEvents(List.of(e));
+            } catch (IllegalArgumentException notAnUplink) {
+                LOG.debug("ignored event {}: {}", e, notAnUplink.getMessage());
+            }
+        });
+    }
+
+    /** Waits until everything submitted so far has been handed to the device agents. */
+    public void sync() {
+        try {
+            worker.submit(() -> { }).get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("programming the fabric did not finish", e);
+        }
+    }
+
+    // ---- DataPlaneProgrammer: called by the routing-group service, on the worker thread
+
+    @Override
+    public void applyGroupChanges(List<GroupMembershipChange> changes) {
+        if (installing) {
+            return; // programAll follows the installation
+        }
+        Set<String> devices = new LinkedHashSet<>();
+        changes.forEach(c -> devices.add(c.deviceId()));
+        Map<String, List<Entity>> all = entities();
+        for (String d : devices) {
+            program(d, all.get(d));
+        }
+        publishGroups(devices);
+    }
+
+    @Override
+    public void installPinnedPaths(String deviceId, Map<Integer, Integer> upPortByPathId) {
+        // Pinned paths come from the topology (FabricPlan); nothing else asks for them here.
+        throw new DataPlaneException("pinned paths are derived from the topology in the embedded controller");
+    }
+
+    @Override
+    public void installAq(AqGrant grant) {
+        throw new DataPlaneException("augmented queues are not programmed by the embedded controller yet");
+    }
+
+    @Override
+    public void updateAq(AqGrant grant) {
+        throw new DataPlaneException("augmented queues are not programmed by the embedded controller yet");
+    }
+
+    @Override
+    public void removeAq(AqGrant grant) {
+        throw new DataPlaneException("augmented queues are not programmed by the embedded controller yet");
+    }
+
+    // ----
+
+    private Map<String, List<Entity>> entities() {
+        return plan.entities(topo, this::routerMac,
+                d -> groups.devices().contains(d) ? groups.membership(d) : null);
+    }
+
+    private void programAll() {
+        Map<String, List<Entity>> all = entities();
+        for (Map.Entry<String, List<Entity>> e : all.entrySet()) {
+            program(e.getKey(), e.getValue());
+        }
+    }
+
+    private void program(String deviceId, List<Entity> entities) {
+        DeviceFleet f = fleet.get();
+        if (f == null || !f.agents().containsKey(deviceId)) {
+            return;
+        }
+        f.agent(deviceId).converge(entities).whenComplete((r, err) -> {
+            if (err != null) {
+                LOG.warn("{}: programming failed: {}", deviceId, err.toString());
+            } else if (!r.allOk()) {
+                LOG.warn("{}: {} of {} updates refused: {}", deviceId, r.failures(), r.results.size(), r);
+            } else {
+                LOG.debug("{}: {} updates {}", deviceId, r.results.size(), r.deferred ? "deferred" : "written");
+            }
+        });
+    }
+
+    private void publishGroups(java.util.Collection<String> devices) {
+        for (String d : devices) {
+            for (Map.Entry<Metric, List<SortedSet<Integer>>> m : groups.membership(d).entrySet()) {
+                for (int level = 0; level < m.getValue().size(); level++) {
+                    network.setRoutingGroup(new RoutingGroupDto(d, m.getKey().name(), level, new ArrayList<>(m.getValue().get(level))));
+                }
+            }
+        }
+    }
+
+    /** A switch's router MAC: locally administered, from its P4Runtime device id. */
+    String routerMac(String deviceId) {
+        long id = cfg.devices.get(deviceId).address.deviceId;
+        return String.format("02:aa:00:00:%02x:%02x", (id >> 8) & 0xff, id & 0xff);
+    }
+
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+}
