@@ -107,12 +107,19 @@ def test_leaf_spine_all_pairs_and_switch_restart(fabric_run):
     # kill -9 one spine and start it again: the controller reconnects, pushes
     # the pipeline and its entries, and traffic across it resumes.
     spine = net.get("fcspine2")
-    old = spine.switch_pid
+    seen = ctl.get("/events?limit=1000")
+    after = seen[-1]["seq"] if seen else 0
     spine.proc.kill()
     spine.proc.wait()
     spine.start([])
     runstate.extend(net, pids=[spine.switch_pid])
-    assert spine.switch_pid != old
-    ctl.wait_devices_available(READY_TIMEOUT)
+    states = []
+    deadline = time.time() + READY_TIMEOUT
+    while states[-1:] != [True]:
+        assert time.time() < deadline, "fcspine2 was not reconnected: %s\n%s" % (states, ctl.log_tail())
+        time.sleep(0.5)
+        states = [e["detail"]["available"] for e in ctl.get("/events?after=%d&limit=1000" % after)
+                  if e["type"] == "device.state" and e["subject"] == "device:fcspine2"]
+    assert states[0] is False, states  # the controller saw it go, and back
     wait_all_pairs(net, 60)
     check_all_pairs(net)

@@ -118,8 +118,9 @@ public final class DeviceAgent implements AutoCloseable {
     /**
      * Makes the intended state exactly {@code desired} (same pipeline): writes what is new or
      * changed, then deletes what is no longer wanted. Upserts go first (members, groups, table
-     * entries) and deletes last (table entries, groups, members), so a routing-group entry is
-     * removed before its group and a moved port is in its new group before it leaves the old one.
+     * entries) and deletes last (table entries, groups, members), so a table entry never points to
+     * a group that is missing or empty: a new level's group exists before its entry, an emptied
+     * level's entry goes before its group.
      * Not connected: the intended state changes and the reconciliation delivers it.
      */
     public CompletableFuture<WriteResult> converge(java.util.Collection<Entity> desired) {
