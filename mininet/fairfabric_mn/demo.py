@@ -1,45 +1,126 @@
-"""The demo's emulated fabric (run by ./fairfabric demo).
+"""The demo (run by ./fairfabric demo): the embedded controller runs a p4switch
+fabric in Mininet.
 
-For now: hosts of two tenants behind one Linux bridge, all-pairs reachability.
-The p4switch fabric, the controller and the tenants' allocation replace the
-bridge as they land (see README)."""
+Starts the fabric (k=4 fat-tree: 20 p4switch instances and 16 hosts, or with
+--topo leafspine P4TE's 4x4 leaf-spine), writes its network configuration,
+starts the controller on it (events to Kafka when a broker is given), waits
+until every switch is connected and programmed, provisions two tenants with
+eight hosts each over REST, shows all-pairs reachability and where to look,
+and cleans everything up on exit or Ctrl-C. Node prefix: fd.
+"""
 
 import argparse
+import os
+import signal
 import sys
+import tempfile
+import time
 
 from mininet.log import setLogLevel
-from mininet.net import Mininet
-from mininet.nodelib import LinuxBridge
-from mininet.topo import Topo
 
-from fairfabric_mn import runstate
+from fairfabric_mn import fabric, runstate
+from fairfabric_mn.controller import ControllerProcess
+
+TENANTS = (("blue", "Tenant blue", 2), ("red", "Tenant red", 1))
 
 
-class Star(Topo):
-    def build(self, hosts=4):
-        s = self.addSwitch("ffs1")
-        for i in range(1, hosts + 1):
-            self.addLink(self.addHost("ffh%d" % i, ip="10.0.0.%d/24" % i), s)
+def say(msg):
+    print("[demo] " + msg, flush=True)
+
+
+def provision(ctl, net, topo):
+    """Two tenants; the first half of the hosts to the first, the rest to the second."""
+    hosts = sorted(net.hosts, key=lambda h: int(h.name[len(topo.prefix) + 1:]))
+    half = len(hosts) // 2
+    for n, (tid, name, weight) in enumerate(TENANTS):
+        status, body = ctl.send("POST", "/tenants", {"id": tid, "name": name, "weight": weight})
+        if status != 201:
+            raise RuntimeError("creating tenant %s: %s %s" % (tid, status, body))
+        for h in hosts[n * half:(n + 1) * half]:
+            intf = h.defaultIntf()
+            peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
+            loc = {"device": "device:" + peer.node.name, "port": peer.node.ports[peer]}
+            status, body = ctl.send("POST", "/tenants/%s/hosts" % tid,
+                                    {"id": h.name, "ip": h.IP(), "mac": h.MAC(), "location": loc})
+            if status != 201:
+                raise RuntimeError("adding host %s to %s: %s %s" % (h.name, tid, status, body))
+        say("tenant %s (weight %s): %s" % (tid, weight, " ".join(h.name for h in hosts[n * half:(n + 1) * half])))
+
+
+def all_pairs_clean(net):
+    for src in net.hosts:
+        for dst in net.hosts:
+            if src is not dst and " 0% packet loss" not in src.cmd("ping -c1 -W1 %s" % dst.IP()):
+                return False
+    return True
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--hosts", type=int, default=4, help="number of hosts (2..32)")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--topo", choices=sorted(fabric.TOPOLOGIES), default="fattree")
+    ap.add_argument("--kafka", default=os.environ.get("FAIRFABRIC_KAFKA"),
+                    help="Kafka bootstrap server for the controller's events (default $FAIRFABRIC_KAFKA)")
+    ap.add_argument("--keep", type=float, default=None, metavar="SECONDS",
+                    help="keep the fabric up this long after the checks (default: until Enter or Ctrl-C "
+                         "on a terminal, else not at all)")
     args = ap.parse_args(argv)
-    if not 2 <= args.hosts <= 32:
-        ap.error("--hosts must be between 2 and 32")
     setLogLevel("warning")
-    net = Mininet(topo=Star(hosts=args.hosts), switch=LinuxBridge, controller=None, autoSetMacs=True)
-    net.start()
-    runstate.register(net)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
+
+    os.makedirs(runstate.RUN_DIR, exist_ok=True)
+    workdir = tempfile.mkdtemp(prefix="fairfabric-demo.", dir=runstate.RUN_DIR)
+    t0 = time.time()
+    say("building the %s (p4switch, node prefix fd)" % args.topo)
+    net, topo = fabric.build(args.topo, prefix="fd")
+    ctl = None
     try:
-        print("[demo] %d hosts up: %s" % (len(net.hosts), " ".join(h.name for h in net.hosts)))
+        fabric.start(net)
+        say("%d switches, %d hosts up in %.1f s" % (len(net.switches), len(net.hosts), time.time() - t0))
+        cfg = os.path.join(workdir, "netcfg.json")
+        fabric.write_netcfg(net, topo, cfg)
+        ctl = ControllerProcess(workdir, cfg, kafka=args.kafka)
+        ctl.start()
+        runstate.extend(net, pids=[ctl.pid])
+        say("controller up (pid %d), REST %s" % (ctl.pid, ctl.url))
+        ctl.wait_devices_available()
+        say("all %d switches connected, primary and programmed after %.1f s" % (len(net.switches), time.time() - t0))
+        provision(ctl, net, topo)
+        deadline = time.time() + 120
+        while not all_pairs_clean(net):
+            if time.time() > deadline:
+                raise RuntimeError("no all-pairs reachability within 120 s; controller log %s" % ctl.log_path)
+        say("all-pairs reachability %.1f s after the demo started" % (time.time() - t0))
         loss = net.pingAll(timeout=2)
-        print("[demo] all-pairs ping: %.0f%% loss" % loss)
+        say("all-pairs ping: %.0f%% loss" % loss)
+        groups = ctl.get("/routing-groups")
+        ecmp = [g for g in groups if g["level"] == 0 and g["metric"] == "QUEUE_DEPTH"]
+        say("routing groups: %d switches with uplinks, level 0 (ECMP) of %s holds ports %s" % (
+            len(ecmp), ecmp[0]["device"], ecmp[0]["ports"]) if ecmp else "routing groups: none")
+        say("where to look:")
+        say("  REST API      %s  (GET /tenants, /topology, /routing-groups, /events; token in %s)"
+            % (ctl.url, ctl.token_file))
+        say("  OpenAPI       %s/openapi.yaml" % ctl.url)
+        if args.kafka:
+            say("  Kafka         %s topics ff.ctl.tenants.v1 ff.ctl.routing-groups.v1 ff.ctl.topology.v1 "
+                "ff.ctl.sessions.v1 ff.ctl.allocations.v1" % args.kafka)
+        else:
+            say("  Kafka         no broker given: events only at %s/events" % ctl.url)
+        say("  network config %s, controller log %s, switch logs /tmp/p4switch-fd*.log" % (cfg, ctl.log_path))
+        if args.keep is not None:
+            say("keeping the fabric up for %.0f s" % args.keep)
+            time.sleep(args.keep)
+        elif sys.stdin.isatty():
+            say("press Enter or Ctrl-C to stop and clean up")
+            try:
+                sys.stdin.readline()
+            except KeyboardInterrupt:
+                pass
         return 0 if loss == 0 else 1
     finally:
-        net.stop()
-        runstate.unregister(net)
+        say("cleaning up")
+        if ctl:
+            ctl.stop()
+        fabric.stop(net)
 
 
 if __name__ == "__main__":

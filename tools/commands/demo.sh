@@ -1,11 +1,22 @@
 # summary: the main job: bring up the emulated fabric with Kafka (runs setup first when needed)
 # Sourced by ./fairfabric.
 
-case "${1:-}" in
-    -h|--help) echo "usage: ./fairfabric demo"; exit 0 ;;
-    "") ;;
-    *) echo "fairfabric demo: unknown argument '$1'" >&2; exit 2 ;;
-esac
+usage() {
+    echo "usage: ./fairfabric demo [--topo fattree|leafspine] [--keep SECONDS]"
+    echo "  Kafka, the embedded controller and a p4switch fabric in Mininet (k=4 fat-tree: 20 switches,"
+    echo "  16 hosts; leafspine: P4TE's 4x4 leaf-spine); two tenants provisioned over REST; reachability"
+    echo "  shown. On a terminal it stays up until Enter or Ctrl-C (--keep: that many seconds instead)."
+}
+demo_args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        -h|--help) usage; exit 0 ;;
+        --topo|--keep)
+            [ $# -ge 2 ] || { echo "fairfabric demo: $1 needs a value" >&2; exit 2; }
+            demo_args+=("$1" "$2"); shift 2 ;;
+        *) echo "fairfabric demo: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
+    esac
+done
 need_root demo
 ensure_setup
 kafka_was_running=0
@@ -18,6 +29,7 @@ trap 'exit 130' INT TERM
 
 "$FF_ROOT/fairfabric" kafka start
 say demo "Kafka broker: $FAIRFABRIC_KAFKA"
-say demo "starting the emulated fabric (Mininet)"
-(cd "$FF_ROOT/mininet" && "$FF_VENV/bin/python" -m fairfabric_mn.demo)
+say demo "starting the fabric (Mininet, p4switch) and the controller"
+mkdir -p "$FF_RUN"
+(cd "$FF_ROOT/mininet" && "$FF_VENV/bin/python" -m fairfabric_mn.demo --kafka "$FAIRFABRIC_KAFKA" "${demo_args[@]}")
 say demo "done"
