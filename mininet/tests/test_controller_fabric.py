@@ -51,9 +51,9 @@ def fabric_run(root):
     """Starts (kind) and yields (net, topo, controller); stops both afterwards."""
     started = []
 
-    def start(kind):
+    def start(kind, **params):
         workdir = tempfile.mkdtemp(prefix="ctrl-fabric-%s." % kind)
-        net, topo = fabric.build(kind, prefix="fc")
+        net, topo = fabric.build(kind, prefix="fc", **params)
         started.append(net)
         fabric.start(net)
         cfg = os.path.join(workdir, "netcfg.json")
@@ -123,3 +123,31 @@ def test_leaf_spine_all_pairs_and_switch_restart(fabric_run):
     assert states[0] is False, states  # the controller saw it go, and back
     wait_all_pairs(net, 60)
     check_all_pairs(net)
+
+
+def test_congested_uplink_moves_to_a_lower_routing_group(fabric_run):
+    """P4TE loop: queue-depth events from a leaf's congested uplink reach the
+    controller, the core's routing-group algorithm moves the port to a lower
+    level, the group writes land, and the move is visible through REST."""
+    net, topo, ctl, _ = fabric_run("leafspine", bw=10)
+    after = ctl.get("/events?limit=1000")[-1]["seq"]
+    src, dst = net.get("fch1", "fch13")
+    dst.cmd("iperf3 -s -D -1 -p 5201")
+    time.sleep(0.5)
+    src.cmd("iperf3 -c %s -p 5201 -u -b 40M -l 1200 -t 3 > /dev/null 2>&1" % dst.IP())
+    moves = []
+    deadline = time.time() + 20
+    while not moves:
+        assert time.time() < deadline, "no routing-group move on fcleaf1:\n%s" % ctl.log_tail()
+        time.sleep(0.5)
+        moves = [e for e in ctl.get("/events?after=%d&limit=1000" % after)
+                 if e["type"] == "routing-group.moved" and e["subject"] == "device:fcleaf1"
+                 and e["detail"]["toLevel"] > 0]
+    print("moves on fcleaf1:", [(e["detail"]["metric"], e["detail"]["port"], e["detail"]["toLevel"]) for e in moves])
+    assert all(e["detail"]["metric"] == "QUEUE_DEPTH" and e["detail"]["port"] in (5, 6, 7, 8) for e in moves), moves
+    # The view holds each uplink in exactly one level of each table.
+    for metric in ("QUEUE_DEPTH", "DELAY", "LINK_UTILIZATION"):
+        levels = [g["ports"] for g in ctl.get("/routing-groups") if g["device"] == "device:fcleaf1" and g["metric"] == metric]
+        assert sorted(p for ports in levels for p in ports) == [5, 6, 7, 8], (metric, levels)
+    # Whatever level the uplinks are in, the fabric still forwards.
+    wait_all_pairs(net, 60)
