@@ -38,6 +38,7 @@ import org.fairfabric.controller.rest.OpenApiDocument;
 
 /** The embedded controller: journal-backed provisioning, the live network view, Kafka events and the REST API. */
 public final class Controller implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Controller.class);
     public static final int EVENTS_KEPT = 10_000;
 
     private final JournalStore store;
@@ -83,9 +84,13 @@ public final class Controller implements AutoCloseable {
             NetworkView network = new NetworkView(events);
             AtomicReference<Devices> devsRef = new AtomicReference<>();
             AtomicReference<NetworkConfig> current = new AtomicReference<>();
-            FabricProgrammer programmer = pipeline == null ? null : new FabricProgrammer(
-                    new FabricPlan(new P4InfoIndex(pipeline.p4info), CPU_PORT, QUEUE_DELTA), network,
-                    () -> devsRef.get().fleet(), fabric::allHosts);
+            P4InfoIndex p4 = pipeline == null ? null : new P4InfoIndex(pipeline.p4info);
+            boolean fabricPipeline = p4 != null && FabricPlan.isFabricPipeline(p4);
+            if (p4 != null && !fabricPipeline) {
+                LOG.warn("the pipeline is not the fabric pipeline (pipeconfs/p4/fabric.p4): it is pushed, but no forwarding is programmed");
+            }
+            FabricProgrammer programmer = !fabricPipeline ? null : new FabricProgrammer(
+                    new FabricPlan(p4, CPU_PORT, QUEUE_DELTA), network, () -> devsRef.get().fleet(), fabric::allHosts);
             FabricEventHandler feedback = programmer == null ? null
                     : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent);
             ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),

@@ -55,6 +55,24 @@ public final class FabricPlan {
         this.queueDelta = queueDelta;
     }
 
+    /** Whether a P4Info is the fabric pipeline's (has every table this plan writes). */
+    public static boolean isFabricPipeline(org.fairfabric.controller.p4rt.P4InfoIndex p4) {
+        try {
+            for (String t : List.of(FabricEntities.INGRESS_PORT_KIND, FabricEntities.EGRESS_PORT_KIND, FabricEntities.PORT_MACS,
+                    FabricEntities.MY_STATION, FabricEntities.ARP_TABLE, FabricEntities.ROUTING_DOWN, FabricEntities.PINNED_PATH,
+                    FabricEntities.QUEUE_SENSING)) {
+                p4.tableId(t);
+            }
+            for (UpwardTable t : UpwardTable.values()) {
+                p4.tableId(t.table);
+                p4.actionProfileId(t.selector);
+            }
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /**
      * The entities of every switch.
      *

@@ -68,7 +68,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     /** A new configuration is in force (new fleet): fresh routing groups, every switch programmed. */
     public void configurationApplied(NetworkConfig newCfg) {
-        worker.execute(() -> {
+        onWorker(() -> {
             cfg = newCfg;
             topo = CoreTopology.build(newCfg, tenantHosts.get());
             Map<Metric, Integer> levels = new EnumMap<>(Metric.class);
@@ -90,7 +90,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     /** Tenants' hosts changed: routes, ARP and port entries follow. */
     public void hostsChanged() {
-        worker.execute(() -> {
+        onWorker(() -> {
             if (cfg == null) {
                 return;
             }
@@ -101,7 +101,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     /** P4TE feedback from a switch (a queue-depth, utilisation or delay event of an uplink). */
     public void onMetricEvent(MetricEvent e) {
-        worker.execute(() -> {
+        onWorker(() -> {
             if (groups == null || !groups.devices().contains(e.deviceId())) {
                 return;
             }
@@ -109,6 +109,16 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
                 groups.onMetricEvents(List.of(e));
             } catch (IllegalArgumentException notAnUplink) {
                 LOG.debug("ignored event {}: {}", e, notAnUplink.getMessage());
+            }
+        });
+    }
+
+    private void onWorker(Runnable work) {
+        worker.execute(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                LOG.error("programming the fabric failed", e);
             }
         });
     }
