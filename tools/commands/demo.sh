@@ -13,6 +13,11 @@ while [ $# -gt 0 ]; do
         -h|--help) usage; exit 0 ;;
         --topo|--keep)
             [ $# -ge 2 ] || { echo "fairfabric demo: $1 needs a value" >&2; exit 2; }
+            case "$1=$2" in
+                --topo=fattree|--topo=leafspine) ;;
+                --topo=*) echo "fairfabric demo: --topo is fattree or leafspine, not '$2'" >&2; exit 2 ;;
+                --keep=*) [[ "$2" =~ ^[0-9]+$ ]] || { echo "fairfabric demo: --keep takes whole seconds, not '$2'" >&2; exit 2; } ;;
+            esac
             demo_args+=("$1" "$2"); shift 2 ;;
         *) echo "fairfabric demo: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
     esac
