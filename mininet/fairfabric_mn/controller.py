@@ -71,6 +71,7 @@ class ControllerProcess:
         if not self.kafka:
             env.pop("FAIRFABRIC_KAFKA", None)  # events stay in the REST log
         log = open(self.log_path, "a")
+        start_offset = log.tell()
         self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
         log.close()
         deadline = time.time() + timeout
@@ -78,8 +79,10 @@ class ControllerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError("the controller exited with %s; log %s:\n%s" % (
                     self.proc.returncode, self.log_path, self.log_tail()))
-            if "REST API on" in open(self.log_path).read():
-                return self
+            with open(self.log_path) as f:
+                f.seek(start_offset)
+                if "REST API on" in f.read():
+                    return self
             time.sleep(0.2)
         raise RuntimeError("the controller did not serve within %ss; log %s:\n%s" % (
             timeout, self.log_path, self.log_tail()))
@@ -100,6 +103,11 @@ class ControllerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def kill9(self):
+        """kill -9 of the controller JVM (a crash, nothing flushed or closed)."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
 
     def get(self, path):
         with urllib.request.urlopen(self.url + path, timeout=10) as r:

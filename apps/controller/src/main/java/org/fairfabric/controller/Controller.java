@@ -90,7 +90,7 @@ public final class Controller implements AutoCloseable {
                 LOG.warn("the pipeline is not the fabric pipeline (pipeconfs/p4/fabric.p4): it is pushed, but no forwarding is programmed");
             }
             FabricProgrammer programmer = !fabricPipeline ? null : new FabricProgrammer(
-                    new FabricPlan(p4, CPU_PORT, QUEUE_DELTA), network, () -> devsRef.get().fleet(), fabric::allHosts);
+                    new FabricPlan(p4, CPU_PORT, QUEUE_DELTA), network, fabric::allHosts);
             FabricEventHandler feedback = programmer == null ? null
                     : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent);
             ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
@@ -102,10 +102,10 @@ public final class Controller implements AutoCloseable {
                 if (feedback != null) {
                     feedback.onPacketIn(device, packet);
                 }
-            }, cfg -> {
+            }, (cfg, fleet) -> {
                 current.set(cfg);
                 if (programmer != null) {
-                    programmer.configurationApplied(cfg);
+                    programmer.configurationApplied(cfg, fleet);
                 }
             });
             devsRef.set(devs);

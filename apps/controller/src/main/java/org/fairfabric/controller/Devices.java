@@ -4,7 +4,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.controller.netcfg.NetworkConfig;
@@ -19,7 +18,7 @@ final class Devices implements AutoCloseable {
     private final PipelineFiles pipeline;
     private final Uint128 electionId;
     private final BiConsumer<String, PacketIn> packets;
-    private final Consumer<NetworkConfig> applied;
+    private final BiConsumer<NetworkConfig, DeviceFleet> applied;
     private final ExecutorService applier = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "netcfg-apply");
         t.setDaemon(true);
@@ -27,9 +26,13 @@ final class Devices implements AutoCloseable {
     });
     private DeviceFleet fleet;
 
-    /** {@code packets} hears every packet-in (device id, packet); {@code applied} every configuration put in force. */
+    /**
+     * {@code packets} hears every packet-in (device id, packet); {@code applied} every configuration
+     * put in force with its new fleet, before the fleet connects (what it writes then is there when
+     * the switches are first reconciled).
+     */
     Devices(NetworkView network, PipelineFiles pipeline, Uint128 electionId, BiConsumer<String, PacketIn> packets,
-            Consumer<NetworkConfig> applied) {
+            BiConsumer<NetworkConfig, DeviceFleet> applied) {
         this.network = network;
         this.pipeline = pipeline;
         this.electionId = electionId;
@@ -43,8 +46,9 @@ final class Devices implements AutoCloseable {
             fleet.close();
         }
         Controller.resetTopology(network, cfg);
-        applied.accept(cfg);
         fleet = new DeviceFleet(cfg, electionId, pipeline, network::setDeviceAvailable, packets);
+        applied.accept(cfg, fleet);
+        fleet.start();
     }
 
     /** Applies the configuration {@code current} gives, on a thread of its own. */

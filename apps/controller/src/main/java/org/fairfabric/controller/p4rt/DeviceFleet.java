@@ -22,8 +22,9 @@ public final class DeviceFleet implements AutoCloseable {
     private final Map<String, ManagedChannel> channels = new LinkedHashMap<>();
 
     /**
-     * Connects to every device. {@code readiness} hears (device id, ready) changes;
-     * {@code pipeline} (may be null) is set on every agent before it connects.
+     * One agent per device, not yet connecting ({@link #start}): what is written before then
+     * becomes the intended state the first connection reconciles to. {@code readiness} hears
+     * (device id, ready) changes; {@code pipeline} (may be null) is set on every agent.
      */
     public DeviceFleet(NetworkConfig cfg, Uint128 electionId, PipelineFiles pipeline, BiConsumer<String, Boolean> readiness,
                        BiConsumer<String, PacketIn> packets) {
@@ -47,6 +48,10 @@ public final class DeviceFleet implements AutoCloseable {
             channels.put(d.id, ch);
             agents.put(d.id, agent);
         }
+    }
+
+    /** Connects to every device. */
+    public void start() {
         agents.values().forEach(DeviceAgent::start);
     }
 

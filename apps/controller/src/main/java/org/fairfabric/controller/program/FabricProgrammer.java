@@ -45,47 +45,56 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     private final FabricPlan plan;
     private final NetworkView network;
-    private final Supplier<DeviceFleet> fleet;
     private final Supplier<List<HostDto>> tenantHosts;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "fabric-program");
         t.setDaemon(true);
         return t;
     });
+    private DeviceFleet fleet;
     private NetworkConfig cfg;
     private Topology topo;
     private RoutingGroupService groups;
     private boolean installing;
 
     /** {@code tenantHosts} gives the tenants' hosts (read on the programming thread). */
-    public FabricProgrammer(FabricPlan plan, NetworkView network, Supplier<DeviceFleet> fleet,
-                            Supplier<List<HostDto>> tenantHosts) {
+    public FabricProgrammer(FabricPlan plan, NetworkView network, Supplier<List<HostDto>> tenantHosts) {
         this.plan = plan;
         this.tenantHosts = tenantHosts;
         this.network = network;
-        this.fleet = fleet;
     }
 
-    /** A new configuration is in force (new fleet): fresh routing groups, every switch programmed. */
-    public void configurationApplied(NetworkConfig newCfg) {
-        onWorker(() -> {
-            cfg = newCfg;
-            topo = CoreTopology.build(newCfg, tenantHosts.get());
-            Map<Metric, Integer> levels = new EnumMap<>(Metric.class);
-            for (Metric m : Metric.values()) {
-                levels.put(m, GROUP_LEVELS);
-            }
-            groups = new RoutingGroupService(levels, this,
-                    e -> LOG.debug("routing groups: {} {} {}", e.type(), e.subject(), e.detail()), System::currentTimeMillis);
-            installing = true;
-            try {
-                groups.install(topo);
-            } finally {
-                installing = false;
-            }
-            publishGroups(groups.devices());
-            programAll();
-        });
+    /**
+     * A new configuration is in force with a new fleet: fresh routing groups, every switch's
+     * intended state set. Returns when the agents have it, so a fleet that connects afterwards
+     * reconciles each switch to its full state at once.
+     */
+    public void configurationApplied(NetworkConfig newCfg, DeviceFleet newFleet) {
+        try {
+            worker.submit(() -> applyConfiguration(newCfg, newFleet)).get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.error("programming the new configuration failed", e);
+        }
+    }
+
+    private void applyConfiguration(NetworkConfig newCfg, DeviceFleet newFleet) {
+        fleet = newFleet;
+        cfg = newCfg;
+        topo = CoreTopology.build(newCfg, tenantHosts.get());
+        Map<Metric, Integer> levels = new EnumMap<>(Metric.class);
+        for (Metric m : Metric.values()) {
+            levels.put(m, GROUP_LEVELS);
+        }
+        groups = new RoutingGroupService(levels, this,
+                e -> LOG.debug("routing groups: {} {} {}", e.type(), e.subject(), e.detail()), System::currentTimeMillis);
+        installing = true;
+        try {
+            groups.install(topo);
+        } finally {
+            installing = false;
+        }
+        publishGroups(groups.devices());
+        programAll();
     }
 
     /** Tenants' hosts changed: routes, ARP and port entries follow. */
@@ -184,11 +193,10 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     }
 
     private void program(String deviceId, List<Entity> entities) {
-        DeviceFleet f = fleet.get();
-        if (f == null || !f.agents().containsKey(deviceId)) {
+        if (fleet == null || !fleet.agents().containsKey(deviceId)) {
             return;
         }
-        f.agent(deviceId).converge(entities).whenComplete((r, err) -> {
+        fleet.agent(deviceId).converge(entities).whenComplete((r, err) -> {
             if (err != null) {
                 LOG.warn("{}: programming failed: {}", deviceId, err.toString());
             } else if (!r.allOk()) {
