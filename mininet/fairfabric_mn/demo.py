@@ -73,8 +73,8 @@ def main(argv=None):
     say("building the %s (p4switch, node prefix fd)" % args.topo)
     net, topo = fabric.build(args.topo, prefix="fd")
     ctl = None
+    fabric.start(net)  # stops what it started when it fails
     try:
-        fabric.start(net)
         say("%d switches, %d hosts up in %.1f s" % (len(net.switches), len(net.hosts), time.time() - t0))
         cfg = os.path.join(workdir, "netcfg.json")
         fabric.write_netcfg(net, topo, cfg)

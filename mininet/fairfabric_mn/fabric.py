@@ -17,6 +17,7 @@ with device_id i.
 
 import json
 
+from mininet.log import error
 from mininet.net import Mininet
 from mininet.topo import Topo
 
@@ -157,10 +158,12 @@ def build(kind="fattree", prefix="fc", **params):
 
 
 def start(net):
-    """Starts the switches (p4switch processes) and records everything for ./fairfabric clean."""
+    """Starts the switches (p4switch processes) and records everything for ./fairfabric clean.
+    When a switch fails to start, what was started is stopped and the error raised."""
     try:
         net.start()
-    except Exception:
+    except Exception as e:
+        error("starting the fabric failed: %s\n" % e)
         net.stop()
         raise
     runstate.register(net)

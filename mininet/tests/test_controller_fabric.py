@@ -57,8 +57,8 @@ def fabric_run(root):
     def start(kind, **params):
         workdir = tempfile.mkdtemp(prefix="ctrl-fabric-%s." % kind)
         net, topo = fabric.build(kind, prefix="fc", **params)
+        fabric.start(net)  # stops what it started when it fails
         started.append(net)
-        fabric.start(net)
         cfg = os.path.join(workdir, "netcfg.json")
         fabric.write_netcfg(net, topo, cfg)
         ctl = ControllerProcess(workdir, cfg)
