@@ -29,6 +29,7 @@ import org.fairfabric.controller.p4rt.PacketIo;
 import org.fairfabric.controller.program.FabricEventHandler;
 import org.fairfabric.controller.program.FabricPlan;
 import org.fairfabric.controller.program.FabricProgrammer;
+import org.fairfabric.controller.program.LinkProber;
 import org.fairfabric.controller.p4rt.PipelineFiles;
 import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
@@ -47,6 +48,9 @@ public final class Controller implements AutoCloseable {
     private final KafkaEventPublisher kafka;
     private final Devices devices;
     private final FabricProgrammer programmer;
+    private final LinkProber prober;
+    /** vFab echo interval: a dead link is declared failed after three intervals without a reply. */
+    public static final long ECHO_INTERVAL_MS = 250;
     /** The CPU port of fairfabric's switches (p4switch --cpu-port, the pipeline's CPU_PORT). */
     public static final int CPU_PORT = 255;
     /** Queue-depth Δ (packets) sensed on every uplink: P4TE Algorithm 1's reporting step. */
@@ -55,8 +59,9 @@ public final class Controller implements AutoCloseable {
     private final String baseUrl;
 
     private Controller(JournalStore store, FabricService fabric, NetworkView network, KafkaEventPublisher kafka, Devices devices,
-                       FabricProgrammer programmer, Server http, String baseUrl) {
+                       FabricProgrammer programmer, LinkProber prober, Server http, String baseUrl) {
         this.programmer = programmer;
+        this.prober = prober;
         this.devices = devices;
         this.store = store;
         this.fabric = fabric;
@@ -70,6 +75,7 @@ public final class Controller implements AutoCloseable {
         BearerAuth auth = new BearerAuth(s.apiToken);
         JournalStore store = JournalStore.open(s.dataDir);
         KafkaEventPublisher kafka = null;
+        LinkProber prober = null;
         Server server = null;
         Devices devices = null;
         try {
@@ -92,7 +98,9 @@ public final class Controller implements AutoCloseable {
             FabricProgrammer programmer = !fabricPipeline ? null : new FabricProgrammer(
                     new FabricPlan(p4, CPU_PORT, QUEUE_DELTA), network, fabric::allHosts);
             FabricEventHandler feedback = programmer == null ? null
-                    : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent);
+                    : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent, programmer::onPortFailure);
+            prober = programmer == null ? null
+                    : new LinkProber(new PacketIo(pipeline.p4info), programmer::probeTargets, programmer::agents);
             ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
                     ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
             Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet) -> {
@@ -134,6 +142,7 @@ public final class Controller implements AutoCloseable {
             devs.sync();
             if (programmer != null) {
                 programmer.sync();
+                prober.start(ECHO_INTERVAL_MS);
             }
             server = new Server();
             ServerConnector connector = new ServerConnector(server);
@@ -143,9 +152,12 @@ public final class Controller implements AutoCloseable {
             server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
             server.start();
             String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
-            return new Controller(store, fabric, network, kafka, devices, programmer, server, url);
+            return new Controller(store, fabric, network, kafka, devices, programmer, prober, server, url);
         } catch (Exception e) {
             stopQuietly(server);
+            if (prober != null) {
+                prober.close();
+            }
             if (devices != null) {
                 devices.close();
             }
@@ -229,6 +241,9 @@ public final class Controller implements AutoCloseable {
         }
         closed = true;
         stopQuietly(http);
+        if (prober != null) {
+            prober.close();
+        }
         if (programmer != null) {
             programmer.close();
         }

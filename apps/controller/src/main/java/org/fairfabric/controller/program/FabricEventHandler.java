@@ -11,25 +11,46 @@ import p4.v1.P4RuntimeOuterClass.PacketIn;
 
 /**
  * Turns the fabric pipeline's event packet-ins (reason EVENT; docs/pipeline.md "Packet-in format")
- * into the core's P4TE feedback: QUEUE_DEPTH, LINK_UTIL and DELAY with INCREASE or DECREASE for
- * the port the event is about. Other reasons (ARP, BOUNCE) and LINK_FAILURE are left to others.
+ * into the core's P4TE feedback (QUEUE_DEPTH, LINK_UTIL and DELAY with INCREASE or DECREASE for the
+ * port the event is about) and vFab's LINK_FAILURE reports (1 = the port failed, 2 = recovered).
+ * Other reasons (ARP, BOUNCE) are left to others.
  */
 public final class FabricEventHandler {
     static final long REASON_EVENT = 2;
+    static final int METRIC_LINK_FAILURE = 4;
+
+    /** A switch decided that one of its ports failed or recovered. */
+    public interface PortFailureListener {
+        void onPortFailure(String deviceId, int port, boolean failed);
+    }
 
     private final PacketIo io;
     private final Consumer<MetricEvent> sink;
+    private final PortFailureListener failures;
 
-    public FabricEventHandler(PacketIo io, Consumer<MetricEvent> sink) {
+    public FabricEventHandler(PacketIo io, Consumer<MetricEvent> sink, PortFailureListener failures) {
         this.io = io;
         this.sink = sink;
+        this.failures = failures;
     }
 
-    /** Hands the event of one packet-in to the sink; false when it is not a P4TE metric event. */
+    /** Hands the event of one packet-in on; false when it is neither a metric event nor a failure report. */
     public boolean onPacketIn(String deviceId, PacketIn packet) {
         Optional<MetricEvent> e = decode(deviceId, packet);
         e.ifPresent(sink);
-        return e.isPresent();
+        if (e.isPresent()) {
+            return true;
+        }
+        OptionalLong reason = io.metadata(packet, "reason");
+        OptionalLong port = io.metadata(packet, "event_port");
+        OptionalLong metric = io.metadata(packet, "metric");
+        OptionalLong direction = io.metadata(packet, "direction");
+        if (reason.orElse(0) == REASON_EVENT && metric.orElse(0) == METRIC_LINK_FAILURE && port.orElse(0) > 0
+                && (direction.orElse(0) == 1 || direction.orElse(0) == 2)) {
+            failures.onPortFailure(deviceId, (int) port.getAsLong(), direction.getAsLong() == 1);
+            return true;
+        }
+        return false;
     }
 
     Optional<MetricEvent> decode(String deviceId, PacketIn packet) {

@@ -19,6 +19,8 @@ import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.p4rt.DeviceAgent;
 import org.fairfabric.controller.p4rt.DeviceFleet;
 import org.fairfabric.core.aq.AqGrant;
+import org.fairfabric.core.model.ConnectPoint;
+import org.fairfabric.core.model.LinkState;
 import org.fairfabric.core.model.Topology;
 import org.fairfabric.core.ports.DataPlaneException;
 import org.fairfabric.core.ports.DataPlaneProgrammer;
@@ -51,7 +53,8 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         t.setDaemon(true);
         return t;
     });
-    private DeviceFleet fleet;
+    private volatile DeviceFleet fleet;
+    private volatile List<LinkProber.Target> probeTargets = List.of();
     private NetworkConfig cfg;
     private Topology topo;
     private RoutingGroupService groups;
@@ -95,6 +98,15 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         }
         publishGroups(groups.devices());
         programAll();
+        List<LinkProber.Target> targets = new ArrayList<>();
+        for (org.fairfabric.core.model.Link l : topo.links()) {
+            String a = l.src().elementId();
+            String b = l.dst().elementId();
+            if (topo.devices().containsKey(a) && topo.devices().containsKey(b)) {
+                targets.add(new LinkProber.Target(a, l.src().port(), routerMac(a), routerMac(b)));
+            }
+        }
+        probeTargets = List.copyOf(targets);
     }
 
     /** Tenants' hosts changed: routes, ARP and port entries follow. */
@@ -130,6 +142,34 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
                 LOG.error("programming the fabric failed", e);
             }
         });
+    }
+
+    /**
+     * A switch decided that a port failed or recovered (vFab): the link's state in the REST view,
+     * and an uplink leaves every routing group (or rejoins level 0). The data plane has already
+     * moved traffic off a failed uplink by itself (fast failover); this makes it permanent.
+     */
+    public void onPortFailure(String deviceId, int port, boolean failed) {
+        onWorker(() -> {
+            if (topo == null || !topo.devices().containsKey(deviceId)) {
+                return;
+            }
+            LOG.info("{}/{} {} (vFab)", deviceId, port, failed ? "failed" : "recovered");
+            network.setPortUp(deviceId, port, !failed);
+            topo.linkFrom(new ConnectPoint(deviceId, port)).ifPresent(l ->
+                    groups.onLinkState(l.id(), failed ? LinkState.DOWN : LinkState.UP));
+        });
+    }
+
+    /** The fabric ports of every switch, to send vFab echo requests on. */
+    public List<LinkProber.Target> probeTargets() {
+        return probeTargets;
+    }
+
+    /** The agents of the current fleet (empty before the first configuration). */
+    public Map<String, DeviceAgent> agents() {
+        DeviceFleet f = fleet;
+        return f == null ? Map.of() : f.agents();
     }
 
     /** Waits until everything submitted so far has been handed to the device agents. */

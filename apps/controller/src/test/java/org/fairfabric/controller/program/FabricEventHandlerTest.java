@@ -23,11 +23,12 @@ import p4.v1.P4RuntimeOuterClass.PacketMetadata;
 class FabricEventHandlerTest {
     static P4Info info;
     static FabricEventHandler handler;
+    static final java.util.List<String> failures = new java.util.ArrayList<>();
 
     @BeforeAll
     static void load() throws Exception {
         info = P4InfoIndex.parseText(Files.readString(Path.of("../../pipeconfs/p4/p4info.txt")));
-        handler = new FabricEventHandler(new PacketIo(info), e -> { });
+        handler = new FabricEventHandler(new PacketIo(info), e -> { }, (d, p, f) -> failures.add(d + "/" + p + (f ? " failed" : " recovered")));
     }
 
     static PacketIn packetIn(Map<String, Long> values) {
@@ -49,6 +50,15 @@ class FabricEventHandlerTest {
                 handler.decode("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 5L, "metric", 2L, "direction", 2L))));
         assertEquals(Optional.of(new MetricEvent("device:leaf1", 7, Metric.DELAY, Trend.INCREASE)),
                 handler.decode("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 7L, "metric", 3L, "direction", 1L))));
+    }
+
+    @Test
+    void linkFailureReportsGoToTheFailureListener() {
+        failures.clear();
+        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 1L))));
+        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 2L))));
+        assertEquals(false, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 3L, "event_port", 6L, "metric", 4L, "direction", 1L))));
+        assertEquals(java.util.List.of("device:leaf1/6 failed", "device:leaf1/6 recovered"), failures);
     }
 
     @Test
