@@ -125,7 +125,16 @@ public final class DeviceAgent implements AutoCloseable {
      */
     public CompletableFuture<WriteResult> converge(java.util.Collection<Entity> desired) {
         List<Entity> copy = List.copyOf(desired);
-        return onQueue(() -> doWrite(Reconciler.converge(copy, intended.entities())));
+        return converge(() -> copy);
+    }
+
+    /**
+     * As {@link #converge(java.util.Collection)}, with the desired state taken when the write's
+     * turn comes: callers that change their mind while writes queue up get one write of their
+     * latest state instead of every intermediate one.
+     */
+    public CompletableFuture<WriteResult> converge(java.util.function.Supplier<? extends java.util.Collection<Entity>> desired) {
+        return onQueue(() -> doWrite(Reconciler.converge(List.copyOf(desired.get()), intended.entities())));
     }
 
     /** Reads from the switch (not from the intended state); fails when the device is not ready. */

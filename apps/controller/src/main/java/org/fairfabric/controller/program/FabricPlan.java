@@ -90,6 +90,12 @@ public final class FabricPlan {
         return out;
     }
 
+    /** The entities of one switch (as {@link #entities} gives them, without computing the others). */
+    public List<Entity> entitiesOf(Topology topo, String deviceId, Function<String, String> routerMac,
+                                   Map<Metric, List<SortedSet<Integer>>> groups) {
+        return device(topo, topo.device(deviceId), routerMac, groups, new PathEnumerator(topo).pinnedUpPorts(deviceId));
+    }
+
     private List<Entity> device(Topology topo, Device d, Function<String, String> routerMac,
                                 Map<Metric, List<SortedSet<Integer>>> groups, Map<Integer, Integer> pinned) {
         String me = routerMac.apply(d.id());

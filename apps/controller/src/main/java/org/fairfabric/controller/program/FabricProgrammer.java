@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import org.fairfabric.controller.core.CoreTopology;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.p4rt.DeviceAgent;
 import org.fairfabric.controller.p4rt.DeviceFleet;
+import org.fairfabric.controller.p4rt.WriteResult;
 import org.fairfabric.core.aq.AqGrant;
 import org.fairfabric.core.model.ConnectPoint;
 import org.fairfabric.core.model.LinkState;
@@ -53,6 +55,12 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         t.setDaemon(true);
         return t;
     });
+    private final LatencyRecorder latencies = new LatencyRecorder();
+    private final LatencyRecorder handling = new LatencyRecorder();
+    private final Map<String, List<Entity>> latest = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<WriteResult>> pending = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The writes the routing-group changes of the event being handled caused. */
+    private final List<CompletableFuture<?>> writes = new ArrayList<>();
     private volatile DeviceFleet fleet;
     private volatile List<LinkProber.Target> probeTargets = List.of();
     private NetworkConfig cfg;
@@ -81,6 +89,8 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     }
 
     private void applyConfiguration(NetworkConfig newCfg, DeviceFleet newFleet) {
+        pending.clear(); // hand-overs to the old fleet's agents are void
+        latest.clear();
         fleet = newFleet;
         cfg = newCfg;
         topo = CoreTopology.build(newCfg, tenantHosts.get());
@@ -122,6 +132,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     /** P4TE feedback from a switch (a queue-depth, utilisation or delay event of an uplink). */
     public void onMetricEvent(MetricEvent e) {
+        long received = System.nanoTime();
         onWorker(() -> {
             if (groups == null || !groups.devices().contains(e.deviceId())) {
                 return;
@@ -131,11 +142,23 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
             } catch (IllegalArgumentException notAnUplink) {
                 LOG.debug("ignored event {}: {}", e, notAnUplink.getMessage());
             }
+            if (!writes.isEmpty()) {
+                CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
+                        .thenRun(() -> latencies.record(System.nanoTime() - received));
+            }
+            long handled = System.nanoTime() - received;
+            handling.record(handled);
         });
+    }
+
+    /** Event-to-group-write latencies of the P4TE loop so far (packet-in to the switch's Write answer). */
+    public LatencyRecorder latencies() {
+        return latencies;
     }
 
     private void onWorker(Runnable work) {
         worker.execute(() -> {
+            writes.clear();
             try {
                 work.run();
             } catch (RuntimeException e) {
@@ -190,9 +213,8 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         }
         Set<String> devices = new LinkedHashSet<>();
         changes.forEach(c -> devices.add(c.deviceId()));
-        Map<String, List<Entity>> all = entities();
         for (String d : devices) {
-            program(d, all.get(d));
+            program(d, plan.entitiesOf(topo, d, this::routerMac, groups.membership(d)));
         }
         publishGroups(devices);
     }
@@ -232,20 +254,43 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         }
     }
 
+    /**
+     * Hands a switch its new intended state. While an earlier hand-over still waits in the
+     * agent's queue, only the state it will write is replaced (it takes the latest when its turn
+     * comes), so a burst of events costs one write per switch, not one per event.
+     */
     private void program(String deviceId, List<Entity> entities) {
         if (fleet == null || !fleet.agents().containsKey(deviceId)) {
             return;
         }
-        fleet.agent(deviceId).converge(entities).whenComplete((r, err) -> {
+        latest.put(deviceId, entities);
+        CompletableFuture<WriteResult> waiting = pending.get(deviceId);
+        if (waiting != null) {
+            writes.add(waiting);
+            return;
+        }
+        CompletableFuture<WriteResult> done = new CompletableFuture<>();
+        pending.put(deviceId, done);
+        writes.add(done);
+        fleet.agent(deviceId).converge(() -> {
+            pending.remove(deviceId, done);
+            return latest.get(deviceId);
+        }).whenComplete((r, err) -> {
             if (err != null) {
                 LOG.warn("{}: programming failed: {}", deviceId, err.toString());
-            } else if (!r.allOk()) {
+                pending.remove(deviceId, done);
+                done.completeExceptionally(err);
+                return;
+            }
+            if (!r.allOk()) {
                 LOG.warn("{}: {} of {} updates refused: {}", deviceId, r.failures(), r.results.size(), r);
             } else {
                 LOG.debug("{}: {} updates {}", deviceId, r.results.size(), r.deferred ? "deferred" : "written");
             }
+            done.complete(r);
         });
     }
+
 
     private void publishGroups(java.util.Collection<String> devices) {
         for (String d : devices) {
@@ -265,6 +310,10 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     @Override
     public void close() {
+        if (latencies.count() > 0) {
+            LOG.info("P4TE event-to-group-write latency: {}", latencies.summary());
+            LOG.info("P4TE event-to-decision latency (packet-in to the writes handed to the agent): {}", handling.summary());
+        }
         worker.shutdownNow();
     }
 }
