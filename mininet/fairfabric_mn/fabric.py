@@ -43,6 +43,7 @@ class FabricTopo(Topo):
         self.roles = {}  # switch name -> (role, pod or None)
         self.host_ips = {}  # host name -> ip
         self._next_id = 0
+        self._ports = set()
 
     def fabric_switch(self, name, role, pod=None):
         self._next_id += 1
@@ -50,7 +51,17 @@ class FabricTopo(Topo):
         if len(full) + len("-eth99") > MAX_INTF_NAME:
             raise ValueError("switch name %s makes interface names longer than %d characters" % (full, MAX_INTF_NAME))
         self.roles[full] = (role, pod)
-        return self.addSwitch(full, device_id=self._next_id, grpc_port=free_port())
+        return self.addSwitch(full, device_id=self._next_id, grpc_port=self._unique_port(),
+                              admin_port=self._unique_port())
+
+    def _unique_port(self):
+        """A free TCP port no other switch of this fabric was given (a port freed by
+        free_port may be handed out again by the next bind)."""
+        while True:
+            port = free_port()
+            if port not in self._ports:
+                self._ports.add(port)
+                return port
 
     def fabric_host(self, number, ip, switch, port):
         name = "%sh%d" % (self.prefix, number)
