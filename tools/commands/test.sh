@@ -1,0 +1,89 @@
+# summary: run every test CI runs (Java, Go, Python and Mininet); runs setup first when needed
+# Sourced by ./fairfabric. Usage: ./fairfabric test [java] [go] [python]  (default: all)
+
+case "${1:-}" in
+    -h|--help)
+        echo "usage: ./fairfabric test [java] [go] [python]"
+        echo "  java    the Maven reactor (JUnit 5) up to 'verify', and the ONOS .oar check"
+        echo "  go      go test ./... (p4switch, host shim, pipeline STF suites)"
+        echo "  python  pytest mininet/tests tools/tests (Mininet-backed tests; root)"
+        echo "Runs setup first when needed and starts the project's Kafka broker."
+        exit 0 ;;
+esac
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(java go python)
+for s in "${suites[@]}"; do
+    case "$s" in java|go|python) ;; *) echo "fairfabric test: unknown suite '$s' (java, go, python)" >&2; exit 2 ;; esac
+done
+need_root test
+started=$(date +%s)
+ensure_setup
+
+kafka_was_running=0
+pid_alive kafka && kafka_was_running=1
+"$FF_ROOT/fairfabric" kafka start
+cleanup_test() {
+    [ "$kafka_was_running" = 1 ] || "$FF_ROOT/fairfabric" kafka stop >/dev/null
+}
+trap cleanup_test EXIT
+
+results=()
+failed=0
+# run_suite NAME LOG CMD...: run one suite, keep its output in LOG, show the tail on failure.
+run_suite() {
+    local name="$1" log="$2" t0 rc
+    shift 2
+    t0=$(date +%s)
+    say test "$name: running ($*)"
+    set +e
+    (cd "$FF_ROOT" && "$@") >"$log" 2>&1
+    rc=$?
+    set -e
+    if [ $rc -eq 0 ]; then
+        say test "$name: PASS in $(( $(date +%s) - t0 )) s"
+        results+=("$name ok")
+    else
+        tail -n 60 "$log"
+        say test "$name: FAIL (exit $rc) in $(( $(date +%s) - t0 )) s; full log: $log"
+        results+=("$name FAILED")
+        failed=1
+    fi
+}
+
+check_oar() {
+    local oar
+    oar=$(ls apps/onos/target/*.oar 2>/dev/null | head -n1)
+    [ -n "$oar" ] || { echo "no .oar under apps/onos/target"; return 1; }
+    unzip -p "$oar" app.xml | grep -q 'name="org.fairfabric"' || { echo "$oar: app.xml does not name org.fairfabric"; return 1; }
+    echo "$oar: app.xml names org.fairfabric"
+}
+
+for s in "${suites[@]}"; do
+    case "$s" in
+        java)
+            run_suite java "$FF_RUN/logs/test-java.log" mvn -B -Dstyle.color=never verify
+            java_tests=$(cat "$FF_ROOT"/*/target/surefire-reports/*.txt "$FF_ROOT"/apps/*/target/surefire-reports/*.txt 2>/dev/null |
+                awk '/^Tests run:/ {gsub(",", "", $3); n += $3} END {print n + 0}')
+            say test "java: ${java_tests:-0} JUnit tests"
+            run_suite onos-oar "$FF_RUN/logs/test-oar.log" check_oar
+            ;;
+        go)
+            run_suite go "$FF_RUN/logs/test-go.log" go test -count=1 ./...
+            { grep -E '^(ok|FAIL|---)' "$FF_RUN/logs/test-go.log" || true; } | sed 's/^/    /' | head -n 60
+            ;;
+        python)
+            dirs=()
+            for d in mininet/tests tools/tests; do [ -d "$FF_ROOT/$d" ] && dirs+=("$d"); done
+            run_suite python "$FF_RUN/logs/test-python.log" "$FF_VENV/bin/python" -m pytest -q -p no:cacheprovider "${dirs[@]}"
+            tail -n 1 "$FF_RUN/logs/test-python.log" | sed 's/^/    /'
+            ;;
+    esac
+done
+
+summary=$(printf '%s, ' "${results[@]}"); summary=${summary%, }
+if [ $failed = 0 ]; then
+    echo "fairfabric test: PASS ($summary) in $(( $(date +%s) - started )) s"
+else
+    echo "fairfabric test: FAIL ($summary) in $(( $(date +%s) - started )) s"
+    exit 1
+fi
