@@ -62,7 +62,8 @@ public final class AllocationChecks {
 
     /**
      * Path optimality: max over paths carrying more than {@code share} of their session's rate
-     * of (l_p − l_i^min) / l_i^min. Only cheapest paths may carry traffic.
+     * of (l_p − l_i^min) / (w_i / x_i), the price excess relative to the session's marginal
+     * utility. Only cheapest paths may carry traffic.
      */
     public static double pathPriceResidual(Allocation a, double share) {
         AllocationProblem pb = a.problem();
@@ -71,8 +72,9 @@ public final class AllocationChecks {
         double worst = 0;
         for (int i = 0; i < pb.sessionCount(); i++) {
             for (int p = pb.firstPath(i); p < pb.endPath(i); p++) {
-                if (a.pathRate(p) > share * a.sessionRate(i) && lmin[i] > 0) {
-                    worst = Math.max(worst, (pathPrice(pb, mu, p) - lmin[i]) / lmin[i]);
+                if (a.pathRate(p) > share * a.sessionRate(i)) {
+                    double marginal = pb.weight(i) / a.sessionRate(i);
+                    worst = Math.max(worst, (pathPrice(pb, mu, p) - lmin[i]) / marginal);
                 }
             }
         }

@@ -495,9 +495,10 @@ final class InteriorPointSolver {
                 count++;
             }
         }
-        // Never aim far below the certified gap: with residuals left (inexact CG, regularised
-        // directions) a barrier parameter racing ahead of them pins the iterate to the boundary.
-        double tau = sigma * Math.max(comp / count, GAP_COUPLING * lastGap * sumW / count);
+        // When the certified gap is far above the complementarity, infeasibility dominates:
+        // take a centring step that reduces the residuals rather than racing τ to zero.
+        double effectiveSigma = lastGap * sumW > GAP_RATIO * comp ? Math.max(sigma, SIGMA_CENTRE) : sigma;
+        double tau = effectiveSigma * comp / count;
 
         // Session blocks B_i = diag(z/r) + h_i 11ᵀ and the right-hand side q (per path).
         for (int i = 0; i < n; i++) {
@@ -544,7 +545,7 @@ final class InteriorPointSolver {
             denseSolve();
         } else {
             buildPreconditioner();
-            conjugateGradients(CG_TOL);
+            conjugateGradients(Math.max(CG_TOL_MIN, Math.min(CG_TOL_MAX, CG_TOL_PER_GAP * lastGap)));
         }
 
         // Back-substitution.
@@ -566,10 +567,7 @@ final class InteriorPointSolver {
         }
         for (int e = 0; e < m; e++) {
             ds[e] = -re[e] - ds[e];
-            // From the linearised complementarity rather than y + ρ: with an inexact CG solution
-            // the error then lands in the dual residual, which later steps reduce, instead of
-            // in μ·s, which would wreck centrality.
-            dmu[e] = (tau - mu[e] * s[e] - mu[e] * ds[e]) / s[e];
+dmu[e] = cgY[e] + rho[e];
         }
         for (int p = 0; p < paths; p++) {
             dz[p] = tau / r[p] - z[p] - z[p] / r[p] * dr[p];
@@ -756,12 +754,16 @@ final class InteriorPointSolver {
         }
     }
 
-    /** Relative residual at which CG stops. */
-    private static final double CG_TOL = 1e-7;
+    /** CG stops at a relative residual of this fraction of the certified gap (inexact Newton)... */
+    private static final double CG_TOL_PER_GAP = 1e-3;
+    /** ...clamped to this range. */
+    private static final double CG_TOL_MIN = 1e-11;
+    private static final double CG_TOL_MAX = 1e-7;
     /** Primal proximal regularisation of the per-path Hessian (normalised units). */
     private static final double PRIMAL_REG = 1e-2;
-    /** The barrier target never drops below this fraction of the certified gap. */
-    private static final double GAP_COUPLING = 0.5;
+    /** Certified gap over complementarity above which a step is spent on centring. */
+    private static final double GAP_RATIO = 10;
+    private static final double SIGMA_CENTRE = 0.9;
     /** Up to this many links the Newton system is formed and factorised densely. */
     private static final int DENSE_LIMIT = 200;
     private double[] dense;
