@@ -209,7 +209,7 @@ final class InteriorPointSolver {
                 break;
             }
             // Rounding floor: the gap stopped improving long after it got small.
-            if (bestGap < 1e-6 && sinceImprovement > 5) {
+            if (bestGap < 1e-6 && sinceImprovement > STAGNATION_ITERATIONS) {
                 break;
             }
             if (hasMinRates() && Duality.guaranteeExcess(cap, mu, g, lmin) > 1e-9) {
@@ -631,7 +631,8 @@ dmu[e] = cgY[e] + rho[e];
         // Short steps mean the Newton system is too ill-conditioned to be trusted: damp the
         // directions in which the objective is flat (splitting a session across equal-price
         // paths) harder until steps recover.
-        regularisation = step < 0.05 ? Math.min(1, regularisation * 10) : Math.max(PRIMAL_REG, regularisation / 10);
+        regularisation = step < 0.05 ? Math.min(1, regularisation * 10)
+                : Math.max(lastGap < 1e-7 ? PRIMAL_REG_FINAL : PRIMAL_REG, regularisation / 10);
         sigma = Math.max(SIGMA_MIN, Math.min(0.5, Math.pow(1 - step, 3)));
     }
 
@@ -761,9 +762,13 @@ dmu[e] = cgY[e] + rho[e];
     private static final double CG_TOL_MAX = 1e-7;
     /** Primal proximal regularisation of the per-path Hessian (normalised units). */
     private static final double PRIMAL_REG = 1e-2;
+    /** ...relaxed to this once the gap is small, so that flat directions still converge. */
+    private static final double PRIMAL_REG_FINAL = 1e-6;
     /** Certified gap over complementarity above which a step is spent on centring. */
     private static final double GAP_RATIO = 10;
     private static final double SIGMA_CENTRE = 0.9;
+    /** Iterations without halving the gap (once below 1e-6) after which rounding has won. */
+    private static final int STAGNATION_ITERATIONS = 12;
     /** Up to this many links the Newton system is formed and factorised densely. */
     private static final int DENSE_LIMIT = 200;
     private double[] dense;
