@@ -40,6 +40,17 @@ public final class ExactAllocator {
      * @throws InfeasibleProblemException when the minimum rates cannot all be met
      */
     public Allocation solve(AllocationProblem problem, WarmStart warm) throws InfeasibleProblemException {
-        return new InteriorPointSolver(problem, tolerance, maxIterations).solve(warm);
+        if (warm != null) {
+            // A warm start that does not pay off quickly (a large change) falls back to a cold one.
+            Allocation attempt = new InteriorPointSolver(problem, tolerance, Math.min(maxIterations, WARM_ITERATIONS))
+                    .solve(warm);
+            if (attempt.converged()) {
+                return attempt;
+            }
+        }
+        return new InteriorPointSolver(problem, tolerance, maxIterations).solve(null);
     }
+
+    /** Iteration budget of a warm start before falling back to a cold solve. */
+    static final int WARM_ITERATIONS = 30;
 }

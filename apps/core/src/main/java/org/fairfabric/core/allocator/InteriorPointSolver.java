@@ -198,7 +198,8 @@ final class InteriorPointSolver {
             } else {
                 sinceImprovement++;
             }
-            if (snapshot == null && lastGap <= WARM_SAVE_FACTOR * tolerance && lastInfeasibility <= tolerance) {
+            if (snapshot == null && lastGap <= Math.max(WARM_SAVE_FACTOR * tolerance, WARM_SAVE_GAP)
+                    && lastInfeasibility <= tolerance) {
                 snapshot = snapshot();
             }
             if (bestGap <= tolerance) {
@@ -407,6 +408,8 @@ final class InteriorPointSolver {
     private WarmStart snapshot;
     /** The stored warm-start iterate is the first whose gap is within this factor of the tolerance. */
     static final double WARM_SAVE_FACTOR = 100;
+    /** ...or whose gap is at most this: iterates much closer to the boundary restart badly. */
+    static final double WARM_SAVE_GAP = 1e-3;
 
     // ---------------------------------------------------------------- one iteration
 
