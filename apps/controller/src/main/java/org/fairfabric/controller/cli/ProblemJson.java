@@ -20,7 +20,7 @@ import org.fairfabric.core.allocator.InvalidProblemException;
  */
 public final class ProblemJson {
     /** NaN and Infinity literals are accepted so that they can be rejected by name. */
-    static final ObjectMapper MAPPER = JsonMapper.builder()
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .build();
 
