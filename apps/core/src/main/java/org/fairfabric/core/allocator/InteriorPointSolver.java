@@ -724,10 +724,27 @@ dmu[e] = cgY[e] + rho[e];
     }
 
     private void conjugateGradients(double relTol) {
-        Arrays.fill(cgY, 0);
-        System.arraycopy(cgRhs, 0, cgRes, 0, m);
         double bnorm = Math.sqrt(dot(cgRhs, cgRhs));
         if (bnorm == 0) {
+            Arrays.fill(cgY, 0);
+            return;
+        }
+        // Start from the previous Newton step's solution when it is the better guess.
+        multiply(cgY, cgQ);
+        double residualFromPrevious = 0;
+        for (int e = 0; e < m; e++) {
+            double d = cgRhs[e] - cgQ[e];
+            residualFromPrevious += d * d;
+        }
+        if (Math.sqrt(residualFromPrevious) < bnorm) {
+            for (int e = 0; e < m; e++) {
+                cgRes[e] = cgRhs[e] - cgQ[e];
+            }
+        } else {
+            Arrays.fill(cgY, 0);
+            System.arraycopy(cgRhs, 0, cgRes, 0, m);
+        }
+        if (Math.sqrt(dot(cgRes, cgRes)) <= relTol * bnorm) {
             return;
         }
         for (int e = 0; e < m; e++) {
@@ -759,10 +776,10 @@ dmu[e] = cgY[e] + rho[e];
     }
 
     /** CG stops at a relative residual of this fraction of the certified gap (inexact Newton)... */
-    private static final double CG_TOL_PER_GAP = 1e-3;
+    private static final double CG_TOL_PER_GAP = 1e-2;
     /** ...clamped to this range. */
     private static final double CG_TOL_MIN = 1e-11;
-    private static final double CG_TOL_MAX = 1e-7;
+    private static final double CG_TOL_MAX = 1e-3;
     /** Primal proximal regularisation of the per-path Hessian (normalised units). */
     private static final double PRIMAL_REG = 1e-2;
     /** ...relaxed to this once the gap is small, so that flat directions still converge. */
