@@ -62,6 +62,12 @@ public final class Allocation {
         return warmStart;
     }
 
+    /** The same allocation, counting iterations spent in earlier (abandoned) attempts too. */
+    Allocation plusIterations(int earlier) {
+        return new Allocation(problem, mode, converged, iterations + earlier, tolerance, relativeGap, pathRates,
+                linkPrices).withWarmStart(warmStart);
+    }
+
     Allocation withWarmStart(WarmStart state) {
         this.warmStart = state;
         return this;

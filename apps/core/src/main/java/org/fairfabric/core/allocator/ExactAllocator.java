@@ -47,6 +47,8 @@ public final class ExactAllocator {
             if (attempt.converged()) {
                 return attempt;
             }
+            return new InteriorPointSolver(problem, tolerance, maxIterations).solve(null)
+                    .plusIterations(attempt.iterations());
         }
         return new InteriorPointSolver(problem, tolerance, maxIterations).solve(null);
     }

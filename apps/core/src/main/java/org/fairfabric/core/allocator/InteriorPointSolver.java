@@ -198,7 +198,10 @@ final class InteriorPointSolver {
             } else {
                 sinceImprovement++;
             }
-            if (snapshot == null && lastGap <= Math.max(WARM_SAVE_FACTOR * tolerance, WARM_SAVE_GAP)
+            // Warm solves pass on the centred iterate they inherited: their own iterates started
+            // off-centre, and re-saving them would degrade a chain of warm starts.
+            if (snapshot == null && warm == null
+                    && lastGap <= Math.max(WARM_SAVE_FACTOR * tolerance, WARM_SAVE_GAP)
                     && lastInfeasibility <= tolerance) {
                 snapshot = snapshot();
             }
@@ -239,7 +242,7 @@ final class InteriorPointSolver {
             prices[e] = bestMu[e] * weightScale / capScale;
         }
         if (snapshot == null) {
-            snapshot = snapshot();
+            snapshot = warm != null ? warm : snapshot();
         }
         return new Allocation(problem, Allocation.Mode.EXACT, converged, iteration, tolerance, bestGap,
                 rates, prices).withWarmStart(snapshot);
@@ -379,6 +382,31 @@ final class InteriorPointSolver {
             for (int j = 0; j < k; j++) {
                 r[sps[i] + j] = state[4 + j] * rateToInternal;
                 z[sps[i] + j] = state[4 + k + j] * priceToInternal;
+            }
+        }
+        recentreChangedLinks();
+    }
+
+    /**
+     * Links that lost load since the stored iterate (a session left, a weight dropped) get
+     * their slack back and a price consistent with the stored centrality, so that the start
+     * is primal feasible there and centred instead of holding a price for capacity now unused.
+     */
+    private void recentreChangedLinks() {
+        Duality.linkLoads(pls, pl, r, load);
+        double comp = 0;
+        for (int e = 0; e < m; e++) {
+            comp += mu[e] * s[e];
+        }
+        for (int p = 0; p < paths; p++) {
+            comp += z[p] * r[p];
+        }
+        double tau = comp / (m + paths);
+        for (int e = 0; e < m; e++) {
+            double free = cap[e] - load[e];
+            if (free > s[e]) {
+                s[e] = free;
+                mu[e] = Math.min(mu[e], Math.max(tau / s[e], 1e-300));
             }
         }
     }

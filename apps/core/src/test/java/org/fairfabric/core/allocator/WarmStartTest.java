@@ -28,6 +28,18 @@ class WarmStartTest {
         assertSameRates(cold, warm);
         assertTrue(warm.iterations() < cold.iterations(),
                 "warm " + warm.iterations() + " vs cold " + cold.iterations() + " iterations");
+
+        // The controller chains warm starts: departures one after another.
+        Allocation chained = warm;
+        AllocationProblem current = after;
+        for (int leaving : new int[] {40, 90, 3}) {
+            current = current.withoutSession(leaving);
+            chained = allocator.solve(current, chained.warmStart());
+            Allocation reference = allocator.solve(current);
+            assertSameRates(reference, chained);
+            assertTrue(chained.iterations() <= reference.iterations(),
+                    "chained warm " + chained.iterations() + " vs cold " + reference.iterations());
+        }
     }
 
     @Test
