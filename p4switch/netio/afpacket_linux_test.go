@@ -38,6 +38,15 @@ func frame(i int) []byte {
 	return f
 }
 
+// isTestFrame tells whether f carries the test's EtherType, after any VLAN tags.
+func isTestFrame(f []byte) bool {
+	off := 12
+	for len(f) > off+1 && (f[off] == 0x81 && f[off+1] == 0x00 || f[off] == 0x88 && f[off+1] == 0xa8) {
+		off += 4
+	}
+	return len(f) > off+1 && f[off] == 0x88 && f[off+1] == 0xb5
+}
+
 // readFrames reads until n frames of the test's EtherType arrived or 2s passed.
 func readFrames(t *testing.T, p Port, n int) [][]byte {
 	t.Helper()
@@ -55,7 +64,7 @@ func readFrames(t *testing.T, p Port, n int) [][]byte {
 				break
 			}
 			for i := 0; i < k; i++ {
-				if f := bufs[i][:lens[i]]; len(f) > 13 && f[12] == 0x88 && f[13] == 0xb5 {
+				if f := bufs[i][:lens[i]]; isTestFrame(f) {
 					out = append(out, append([]byte(nil), f...))
 				}
 			}
@@ -110,5 +119,50 @@ func TestAFPacketBatchesAndIgnoresOwnFrames(t *testing.T) {
 func TestOpenMissingInterface(t *testing.T) {
 	if _, err := OpenAFPacket("prnosuchif0"); err == nil {
 		t.Fatal("opened a missing interface")
+	}
+}
+
+// tagged returns frame(i) with VLAN tags (tpid, tci pairs) after the MAC addresses.
+func tagged(i int, tags ...uint16) []byte {
+	f := frame(i)
+	var tagBytes []byte
+	for k := 0; k+1 < len(tags); k += 2 {
+		tagBytes = append(tagBytes, byte(tags[k]>>8), byte(tags[k]), byte(tags[k+1]>>8), byte(tags[k+1]))
+	}
+	return append(append(append([]byte(nil), f[:12]...), tagBytes...), f[12:]...)
+}
+
+// The kernel strips the outer VLAN tag of a received frame into the packet's
+// metadata; the port must put it back so the pipeline sees the frame as sent.
+func TestAFPacketKeepsVLANTags(t *testing.T) {
+	a, b := vethPair(t)
+	pa, err := OpenAFPacket(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb, err := OpenAFPacket(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	frames := [][]byte{
+		tagged(1, 0x8100, 42),             // 802.1Q, VID 42
+		frame(2),                          // untagged stays untagged
+		tagged(3, 0x8100, 0xe000|4094),    // PCP 7, VID 4094
+		tagged(4, 0x88a8, 100, 0x8100, 7), // QinQ: 802.1ad outer, 802.1Q inner
+		tagged(5, 0x8100, 0),              // priority tag (VID 0)
+	}
+	if err := pb.WriteBatch(frames); err != nil {
+		t.Fatal(err)
+	}
+	got := readFrames(t, pa, len(frames))
+	if len(got) != len(frames) {
+		t.Fatalf("received %d frames, want %d", len(got), len(frames))
+	}
+	for i, f := range got {
+		if !bytes.Equal(f, frames[i]) {
+			t.Errorf("frame %d = %x, want %x", i, f, frames[i])
+		}
 	}
 }
