@@ -506,7 +506,7 @@ func (c *compiler) externMethod(e *env, call *ast.Call, ci *check.CallInfo, args
 		return stmt(func(st *State) {
 			i := iu(st)
 			if i < uint64(len(ctr.Cells)) {
-				ctr.Cells[i].Add(uint64(len(st.Pkt)))
+				ctr.Cells[i].Add(uint64(st.Length))
 			}
 		}), val{}
 	case "direct_counter":
@@ -521,7 +521,7 @@ func (c *compiler) externMethod(e *env, call *ast.Call, ci *check.CallInfo, args
 			if i >= uint64(len(m.Cells)) {
 				return Green
 			}
-			return m.executeCell(m.Cells[i], st, uint64(len(st.Pkt)))
+			return m.executeCell(m.Cells[i], st, uint64(st.Length))
 		}})
 		return stmt(set), val{}
 	case "direct_meter":

@@ -249,6 +249,7 @@ func (p *Pipeline) Egress(q target.Queued, m target.QueueMeta) target.EgressResu
 	}
 	st := p.eg
 	st.Reset(f.payload, m.Now)
+	st.Length = q.Length
 	copy(st.S[:p.region], f.slots)
 	*p.std(st, "egress_port") = uint64(q.EgressPort)
 	*p.std(st, "enq_timestamp") = micros(m.EnqTimestamp) & 0xffffffff
