@@ -66,8 +66,10 @@ type fieldValue struct {
 
 var _ target.Pipeline = (*Pipeline)(nil)
 
-// New creates a pipeline for a compiled program.
+// New creates a pipeline for a compiled program. Pipelines made from one
+// Compiled do not share runtime state (see Compiled).
 func New(c *Compiled, cpuPort uint32) *Pipeline {
+	c = c.claim()
 	p := &Pipeline{c: c, p: c.Prog, cpuPort: cpuPort}
 	p.ing, p.eg, p.iclone, p.eclone = p.p.NewState(), p.p.NewState(), p.p.NewState(), p.p.NewState()
 	p.region = p.p.Std + p.p.StdLayout.Size
