@@ -180,6 +180,12 @@ func (c *compiler) serializer(v val) func(*State, *bitWriter) {
 	n := l.Size
 	tmp := c.alloc(n)
 	store := c.storeFn(v, l)
+	if fl := flatten(l); fl != nil {
+		return func(st *State, bw *bitWriter) {
+			store(st, st.S[tmp:tmp+n])
+			fl.write(bw, st.S[tmp:tmp+n])
+		}
+	}
 	return func(st *State, bw *bitWriter) {
 		store(st, st.S[tmp:tmp+n])
 		serializeAll(bw, l, st.S[tmp:tmp+n])

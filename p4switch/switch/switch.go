@@ -36,7 +36,8 @@ type Switch struct {
 	tm    *tm.Manager
 	start time.Time
 
-	pipe    target.Pipeline // owned by the pipeline goroutine
+	pipe    target.Pipeline       // owned by the pipeline goroutine
+	recycle target.OutputRecycler // pipe's, if it recycles output buffers; owned likewise
 	in      chan []arrival
 	control chan func()
 	tx      map[uint32]*txPort
@@ -61,8 +62,9 @@ type arrival struct {
 }
 
 type txItem struct {
-	data []byte
-	at   time.Duration // release time (propagation delay)
+	data    []byte
+	at      time.Duration         // release time (propagation delay)
+	recycle target.OutputRecycler // takes data back once sent (nil: none)
 }
 
 type txPort struct {
@@ -174,6 +176,7 @@ func (s *Switch) SetPipeline(p target.Pipeline) error {
 	return s.do(func() {
 		s.tm.Flush()
 		s.pipe = p
+		s.recycle, _ = p.(target.OutputRecycler)
 	})
 }
 
@@ -242,6 +245,7 @@ func (s *Switch) readLoop(num uint32, p netio.Port) {
 func (s *Switch) writeLoop(t *txPort) {
 	defer s.wg.Done()
 	frames := make([][]byte, 0, netio.Batch)
+	recyclers := make([]target.OutputRecycler, 0, netio.Batch)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	write := func() {
@@ -252,8 +256,14 @@ func (s *Switch) writeLoop(t *txPort) {
 			s.log.Warn("port write failed", "if", t.port.Name(), "err", err)
 		}
 		t.sent.Add(uint64(len(frames)))
+		for i, r := range recyclers {
+			if r != nil {
+				r.RecycleOutput(frames[i])
+			}
+		}
 		clear(frames)
-		frames = frames[:0]
+		clear(recyclers)
+		frames, recyclers = frames[:0], recyclers[:0]
 	}
 	for {
 		var batch []txItem
@@ -275,6 +285,7 @@ func (s *Switch) writeLoop(t *txPort) {
 				now = s.Now()
 			}
 			frames = append(frames, it.data)
+			recyclers = append(recyclers, it.recycle)
 			if len(frames) == netio.Batch {
 				write()
 			}
@@ -405,9 +416,12 @@ func (s *Switch) handleEgress(res target.EgressResult, now time.Duration) {
 	}
 	t, ok := s.tx[out.Port]
 	if !ok || s.tm.Lose(out.Port) {
+		if s.recycle != nil {
+			s.recycle.RecycleOutput(out.Data)
+		}
 		return
 	}
-	t.pending = append(t.pending, txItem{data: out.Data, at: now + s.tm.Delay(out.Port)})
+	t.pending = append(t.pending, txItem{data: out.Data, at: now + s.tm.Delay(out.Port), recycle: s.recycle})
 	if len(t.pending) >= netio.Batch {
 		s.flushTx()
 	}
