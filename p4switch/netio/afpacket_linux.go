@@ -106,6 +106,31 @@ func (p *AFPacket) Name() string { return p.name }
 func (p *AFPacket) TxDrops() uint64 { return p.txDrops.Load() }
 
 func (p *AFPacket) ReadBatch(bufs [][]byte, lens []int) (int, error) {
+	for {
+		n, err := p.TryReadBatch(bufs, lens)
+		if n > 0 || err != nil {
+			return n, err
+		}
+		if err := p.WaitReadable(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// WaitReadable waits in the Go netpoller until a frame is waiting (peeked
+// at, not read).
+func (p *AFPacket) WaitReadable() error {
+	var b [1]byte
+	return p.conn.Read(func(fd uintptr) bool {
+		_, _, errno := unix.Syscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1, unix.MSG_PEEK|unix.MSG_DONTWAIT|unix.MSG_TRUNC, 0, 0)
+		return errno != unix.EAGAIN
+	})
+}
+
+// TryReadBatch reads the frames waiting, up to len(bufs), without blocking.
+// It uses Control rather than Read so that it does not wait for the read
+// lock a concurrent WaitReadable holds.
+func (p *AFPacket) TryReadBatch(bufs [][]byte, lens []int) (int, error) {
 	want := min(len(bufs), Batch)
 	for i := 0; i < want; i++ {
 		buf := bufs[i][:cap(bufs[i])]
@@ -121,17 +146,20 @@ func (p *AFPacket) ReadBatch(bufs [][]byte, lens []int) (int, error) {
 	}
 	var got int
 	var serr error
-	err := p.conn.Read(func(fd uintptr) bool {
-		r, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&p.rxMsgs[0])), uintptr(want), unix.MSG_DONTWAIT, 0, 0)
-		if errno == unix.EAGAIN || errno == unix.EINTR {
-			return false
+	err := p.conn.Control(func(fd uintptr) {
+		for {
+			r, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&p.rxMsgs[0])), uintptr(want), unix.MSG_DONTWAIT, 0, 0)
+			switch errno {
+			case 0:
+				got = int(r)
+			case unix.EINTR:
+				continue
+			case unix.EAGAIN:
+			default:
+				serr = errno
+			}
+			return
 		}
-		if errno != 0 {
-			serr = errno
-		} else {
-			got = int(r)
-		}
-		return true
 	})
 	runtime.KeepAlive(bufs)
 	if err != nil {

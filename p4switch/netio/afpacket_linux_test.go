@@ -166,3 +166,74 @@ func TestAFPacketKeepsVLANTags(t *testing.T) {
 		}
 	}
 }
+
+// One goroutine can wait for a port while another polls it without blocking.
+func TestAFPacketWaitAndTryRead(t *testing.T) {
+	a, b := vethPair(t)
+	pa, err := OpenAFPacket(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb, err := OpenAFPacket(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	bufs, lens := [][]byte{make([]byte, MaxFrame)}, []int{0}
+	// tryTest reads until it finds a test frame or the port is empty.
+	tryTest := func() []byte {
+		for {
+			n, err := pa.TryReadBatch(bufs, lens)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return nil
+			}
+			if f := bufs[0][:lens[0]]; isTestFrame(f) {
+				return append([]byte(nil), f...)
+			}
+		}
+	}
+	if f := tryTest(); f != nil {
+		t.Fatalf("read %x from an idle port", f)
+	}
+	woke := make(chan error, 1)
+	go func() { woke <- pa.WaitReadable() }()
+	// The waiter holds the port's read lock; polling must not block on it.
+	if f := tryTest(); f != nil {
+		t.Fatalf("read %x from an idle port", f)
+	}
+	if err := pb.WriteBatch([][]byte{frame(9)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-woke:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("WaitReadable did not return when a frame arrived")
+	}
+	if f := tryTest(); !bytes.Equal(f, frame(9)) {
+		t.Fatalf("read %x, want %x", f, frame(9))
+	}
+	// Close ends a wait (stray frames may end one earlier: wait again).
+	go func() {
+		for {
+			if err := pa.WaitReadable(); err != nil {
+				woke <- err
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	pa.Close()
+	select {
+	case <-woke:
+	case <-time.After(2 * time.Second):
+		t.Fatal("Close did not end WaitReadable")
+	}
+}
