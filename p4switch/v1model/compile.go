@@ -4,6 +4,7 @@ package v1model
 
 import (
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	p4configv1 "github.com/p4lang/p4runtime/go/p4/config/v1"
@@ -27,6 +28,9 @@ type Compiled struct {
 
 	checked *check.Info
 	claimed atomic.Bool // a pipeline uses Prog
+	// recompile serialises recompilations: the compiler records the types
+	// it infers in checked.
+	recompile sync.Mutex
 }
 
 // compile compiles a checked program.
@@ -48,7 +52,9 @@ func (c *Compiled) claim() *Compiled {
 		return c
 	}
 	// The checked program compiled once already, so it compiles again.
+	c.recompile.Lock()
 	fresh, err := compile(c.checked)
+	c.recompile.Unlock()
 	if err != nil {
 		panic(fmt.Sprintf("recompiling a compiled program: %v", err))
 	}

@@ -63,3 +63,23 @@ func TestPipelinesFromOneProgramAreIndependent(t *testing.T) {
 		t.Fatalf("b's meter has a's config %v", got)
 	}
 }
+
+// Pipelines may be made from one compiled program concurrently.
+func TestNewConcurrently(t *testing.T) {
+	c, err := CompileFile("../testdata/p4info_names.p4", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Pipeline)
+	for i := 0; i < 4; i++ {
+		go func() { done <- New(c, 0) }()
+	}
+	seen := map[*Compiled]bool{}
+	for i := 0; i < 4; i++ {
+		p := <-done
+		if seen[p.Compiled()] {
+			t.Fatal("two pipelines share a compiled program")
+		}
+		seen[p.Compiled()] = true
+	}
+}
