@@ -6,7 +6,9 @@ import (
 	"testing"
 )
 
-func scalarLayout(w int) *Layout { return &Layout{Kind: KScalar, Width: w, Words: words(w), Size: words(w)} }
+func scalarLayout(w int) *Layout {
+	return &Layout{Kind: KScalar, Width: w, Words: words(w), Size: words(w)}
+}
 
 // headerLayout lays out a header (validity slot first) with fields of the given widths.
 func headerLayout(widths ...int) *Layout {
