@@ -1,0 +1,21 @@
+package org.fairfabric.api.dto;
+
+import java.util.List;
+import java.util.Objects;
+
+/** What the allocator gave one session: its total and the split over its paths. */
+public final class AllocationDto {
+    public final String sessionId;
+    public final String tenantId;
+    public final double totalBps;
+    public final List<PathRateDto> paths;
+    public final String computedAt;
+
+    public AllocationDto(String sessionId, String tenantId, double totalBps, List<PathRateDto> paths, String computedAt) {
+        this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+        this.tenantId = Objects.requireNonNull(tenantId, "tenantId");
+        this.totalBps = totalBps;
+        this.paths = List.copyOf(Objects.requireNonNull(paths, "paths"));
+        this.computedAt = Objects.requireNonNull(computedAt, "computedAt");
+    }
+}

@@ -1,0 +1,26 @@
+package org.fairfabric.api.dto;
+
+import java.util.Objects;
+
+/**
+ * A session (Promenade): traffic from one host to another of the same tenant. {@code demandBps}
+ * caps its allocation when set; {@code source} tells whether an operator declared it over the API
+ * or the monitor detected it.
+ */
+public final class SessionDto {
+    public final String id;
+    public final String tenantId;
+    public final String srcHost;
+    public final String dstHost;
+    public final Long demandBps;
+    public final String source;
+
+    public SessionDto(String id, String tenantId, String srcHost, String dstHost, Long demandBps, String source) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.tenantId = Objects.requireNonNull(tenantId, "tenantId");
+        this.srcHost = Objects.requireNonNull(srcHost, "srcHost");
+        this.dstHost = Objects.requireNonNull(dstHost, "dstHost");
+        this.demandBps = demandBps;
+        this.source = Objects.requireNonNull(source, "source");
+    }
+}

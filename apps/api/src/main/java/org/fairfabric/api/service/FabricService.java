@@ -1,0 +1,251 @@
+package org.fairfabric.api.service;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import org.fairfabric.api.dto.EventTypes;
+import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.api.dto.SessionDto;
+import org.fairfabric.api.dto.TenantDto;
+import org.fairfabric.api.error.ConflictException;
+import org.fairfabric.api.error.NotFoundException;
+import org.fairfabric.api.error.ValidationException;
+import org.fairfabric.api.json.SessionJson;
+import org.fairfabric.api.store.FabricStore;
+import org.fairfabric.api.store.Mutation;
+import org.fairfabric.api.store.StoredState;
+
+/**
+ * Tenant provisioning: tenants, their hosts, sessions and the network configuration. Every
+ * mutation is checked completely first, then made durable in the store, then applied and
+ * announced as an event; a refused or failed mutation changes nothing. Thread-safe.
+ */
+public final class FabricService {
+    private final FabricStore store;
+    private final NetworkConfigValidator configValidator;
+    private final EventLog events;
+    private final Map<String, SessionDto> sessions = new LinkedHashMap<>();
+    private StoredState state;
+    private DeviceCatalog catalog;
+    private long lastSessionNumber;
+
+    public FabricService(FabricStore store, NetworkConfigValidator configValidator, EventLog events) {
+        this.store = Objects.requireNonNull(store);
+        this.configValidator = Objects.requireNonNull(configValidator);
+        this.events = Objects.requireNonNull(events);
+        this.state = store.load();
+        this.catalog = state.networkConfig().map(configValidator::validate).orElse(DeviceCatalog.NONE);
+    }
+
+    public EventLog events() {
+        return events;
+    }
+
+    public synchronized StoredState state() {
+        return state;
+    }
+
+    // ---- tenants
+
+    public synchronized List<TenantDto> tenants() {
+        return new ArrayList<>(state.tenants().values());
+    }
+
+    public synchronized TenantDto tenant(String id) {
+        TenantDto t = state.tenants().get(id);
+        if (t == null) {
+            throw new NotFoundException("tenantId", "no tenant '" + id + "'");
+        }
+        return t;
+    }
+
+    public synchronized TenantDto createTenant(TenantDto t) {
+        if (state.tenants().containsKey(t.id)) {
+            throw new ConflictException("id", "tenant '" + t.id + "' already exists");
+        }
+        checkNameFree(t);
+        commit(new Mutation.PutTenant(t));
+        events.emit(EventTypes.TENANT_CREATED, t.id, tenantDetail(t));
+        return t;
+    }
+
+    /** Applies {@code change} to the current tenant (for example {@code TenantJson.update}) and stores the result. */
+    public synchronized TenantDto updateTenant(String id, UnaryOperator<TenantDto> change) {
+        TenantDto updated = change.apply(tenant(id));
+        if (!updated.id.equals(id)) {
+            throw new ValidationException("id", "cannot be changed");
+        }
+        checkNameFree(updated);
+        commit(new Mutation.PutTenant(updated));
+        events.emit(EventTypes.TENANT_UPDATED, id, tenantDetail(updated));
+        return updated;
+    }
+
+    /** Deletes the tenant with its hosts and sessions. */
+    public synchronized void deleteTenant(String id) {
+        tenant(id);
+        commit(new Mutation.DeleteTenant(id));
+        sessions.values().removeIf(s -> s.tenantId.equals(id));
+        events.emit(EventTypes.TENANT_DELETED, id, Detail.of());
+    }
+
+    private void checkNameFree(TenantDto t) {
+        for (TenantDto other : state.tenants().values()) {
+            if (!other.id.equals(t.id) && other.name.equals(t.name)) {
+                throw new ConflictException("name", "tenant '" + other.id + "' already has the name '" + t.name + "'");
+            }
+        }
+    }
+
+    private static Map<String, Object> tenantDetail(TenantDto t) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("name", t.name);
+        d.put("weight", t.weight);
+        if (t.minBandwidthBps != null) {
+            d.put("minBandwidthBps", t.minBandwidthBps);
+        }
+        return d;
+    }
+
+    // ---- hosts
+
+    public synchronized List<HostDto> hosts(String tenantId) {
+        tenant(tenantId);
+        List<HostDto> out = new ArrayList<>();
+        for (HostDto h : state.hosts().values()) {
+            if (h.tenantId.equals(tenantId)) {
+                out.add(h);
+            }
+        }
+        return out;
+    }
+
+    public synchronized List<HostDto> allHosts() {
+        return new ArrayList<>(state.hosts().values());
+    }
+
+    public synchronized HostDto host(String tenantId, String hostId) {
+        tenant(tenantId);
+        HostDto h = state.hosts().get(hostId);
+        if (h == null || !h.tenantId.equals(tenantId)) {
+            throw new NotFoundException("hostId", "tenant '" + tenantId + "' has no host '" + hostId + "'");
+        }
+        return h;
+    }
+
+    public synchronized HostDto addHost(HostDto h) {
+        tenant(h.tenantId);
+        HostDto sameId = state.hosts().get(h.id);
+        if (sameId != null) {
+            throw new ConflictException("id", "host '" + h.id + "' already exists (tenant '" + sameId.tenantId + "')");
+        }
+        for (HostDto other : state.hosts().values()) {
+            if (other.mac.equals(h.mac)) {
+                throw new ConflictException("mac", h.mac + " is already host '" + other.id + "'");
+            }
+            if (other.ip.equals(h.ip)) {
+                throw new ConflictException("ip", h.ip + " is already host '" + other.id + "'");
+            }
+        }
+        catalog.checkHostAttachment(h.location);
+        commit(new Mutation.PutHost(h));
+        events.emit(EventTypes.HOST_ADDED, h.id, Detail.of("tenantId", h.tenantId, "ip", h.ip, "mac", h.mac,
+                "device", h.location.device, "port", h.location.port));
+        return h;
+    }
+
+    public synchronized void removeHost(String tenantId, String hostId) {
+        host(tenantId, hostId);
+        commit(new Mutation.DeleteHost(hostId));
+        sessions.values().removeIf(s -> s.srcHost.equals(hostId) || s.dstHost.equals(hostId));
+        events.emit(EventTypes.HOST_REMOVED, hostId, Detail.of("tenantId", tenantId));
+    }
+
+    // ---- sessions (not persisted: the monitor re-detects live sessions after a restart)
+
+    public synchronized List<SessionDto> sessions() {
+        return new ArrayList<>(sessions.values());
+    }
+
+    public synchronized SessionDto session(String id) {
+        SessionDto s = sessions.get(id);
+        if (s == null) {
+            throw new NotFoundException("sessionId", "no session '" + id + "'");
+        }
+        return s;
+    }
+
+    public synchronized SessionDto declareSession(SessionJson.Request r) {
+        return addSession(r.srcHost, r.dstHost, r.demandBps, "api");
+    }
+
+    /** A session the monitor saw; returns the existing one when the pair is already known. */
+    public synchronized SessionDto detectSession(String srcHost, String dstHost) {
+        for (SessionDto s : sessions.values()) {
+            if (s.srcHost.equals(srcHost) && s.dstHost.equals(dstHost)) {
+                return s;
+            }
+        }
+        return addSession(srcHost, dstHost, null, "monitor");
+    }
+
+    private SessionDto addSession(String srcHost, String dstHost, Long demandBps, String source) {
+        HostDto src = state.hosts().get(srcHost);
+        HostDto dst = state.hosts().get(dstHost);
+        if (src == null) {
+            throw new ValidationException("srcHost", "no host '" + srcHost + "'");
+        }
+        if (dst == null) {
+            throw new ValidationException("dstHost", "no host '" + dstHost + "'");
+        }
+        if (!src.tenantId.equals(dst.tenantId)) {
+            throw new ValidationException("dstHost", "host '" + dstHost + "' belongs to tenant '" + dst.tenantId
+                    + "', not to '" + src.tenantId + "' like srcHost");
+        }
+        for (SessionDto s : sessions.values()) {
+            if (s.srcHost.equals(srcHost) && s.dstHost.equals(dstHost)) {
+                throw new ConflictException("dstHost", "session '" + s.id + "' already joins " + srcHost + " to " + dstHost);
+            }
+        }
+        SessionDto s = new SessionDto("s" + (++lastSessionNumber), src.tenantId, srcHost, dstHost, demandBps, source);
+        sessions.put(s.id, s);
+        events.emit(EventTypes.SESSION_ADDED, s.id, Detail.of("tenantId", s.tenantId, "srcHost", srcHost, "dstHost", dstHost));
+        return s;
+    }
+
+    public synchronized void removeSession(String id) {
+        SessionDto s = session(id);
+        sessions.remove(id);
+        events.emit(EventTypes.SESSION_REMOVED, id, Detail.of("tenantId", s.tenantId));
+    }
+
+    // ---- network configuration
+
+    public synchronized java.util.Optional<String> networkConfig() {
+        return state.networkConfig();
+    }
+
+    /** Replaces the network configuration; refused when it is invalid or strands an existing host. */
+    public synchronized void putNetworkConfig(String json) {
+        DeviceCatalog next = configValidator.validate(json);
+        for (HostDto h : state.hosts().values()) {
+            try {
+                next.checkHostAttachment(h.location);
+            } catch (ValidationException e) {
+                throw new ValidationException(e.field(), "host '" + h.id + "' of tenant '" + h.tenantId
+                        + "' attaches at " + h.location + ", which this configuration does not allow: " + e.getMessage());
+            }
+        }
+        commit(new Mutation.PutNetworkConfig(json));
+        catalog = next;
+        events.emit(EventTypes.NETWORK_CONFIG_UPDATED, "network-config", Detail.of("bytes", json.length()));
+    }
+
+    private void commit(Mutation m) {
+        store.append(m);
+        state = m.applyTo(state);
+    }
+}

@@ -1,0 +1,208 @@
+package org.fairfabric.controller;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.fairfabric.api.dto.DeviceDto;
+import org.fairfabric.api.dto.EventTypes;
+import org.fairfabric.api.dto.LinkDto;
+import org.fairfabric.api.dto.LocationDto;
+import org.fairfabric.api.error.ApiException;
+import org.fairfabric.api.service.EventLog;
+import org.fairfabric.api.service.FabricService;
+import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.arp.ArpService;
+import org.fairfabric.controller.kafka.ControllerTopics;
+import org.fairfabric.controller.kafka.KafkaEventPublisher;
+import org.fairfabric.controller.netcfg.NetworkConfig;
+import org.fairfabric.controller.netcfg.NetworkConfigParser;
+import org.fairfabric.controller.p4rt.DeviceAgent;
+import org.fairfabric.controller.p4rt.DeviceFleet;
+import org.fairfabric.controller.p4rt.PacketIo;
+import org.fairfabric.controller.p4rt.PipelineFiles;
+import org.fairfabric.controller.persist.JournalStore;
+import org.fairfabric.controller.rest.ApiRoutes;
+import org.fairfabric.controller.rest.BearerAuth;
+import org.fairfabric.controller.rest.HttpApi;
+import org.fairfabric.controller.rest.OpenApiDocument;
+
+/** The embedded controller: journal-backed provisioning, the live network view, Kafka events and the REST API. */
+public final class Controller implements AutoCloseable {
+    public static final int EVENTS_KEPT = 10_000;
+
+    private final JournalStore store;
+    private final FabricService fabric;
+    private final NetworkView network;
+    private final KafkaEventPublisher kafka;
+    private final Devices devices;
+    private final Server http;
+    private final String baseUrl;
+
+    private Controller(JournalStore store, FabricService fabric, NetworkView network, KafkaEventPublisher kafka, Devices devices,
+                       Server http, String baseUrl) {
+        this.devices = devices;
+        this.store = store;
+        this.fabric = fabric;
+        this.network = network;
+        this.kafka = kafka;
+        this.http = http;
+        this.baseUrl = baseUrl;
+    }
+
+    public static Controller start(ControllerSettings s) {
+        BearerAuth auth = new BearerAuth(s.apiToken);
+        JournalStore store = JournalStore.open(s.dataDir);
+        KafkaEventPublisher kafka = null;
+        Server server = null;
+        Devices devices = null;
+        try {
+            PipelineFiles pipeline = s.p4info == null ? null : PipelineFiles.read(s.p4info, s.p4DeviceConfig);
+            NetworkConfigParser parser = new NetworkConfigParser();
+            EventLog events = new EventLog(Clock.systemUTC(), EVENTS_KEPT);
+            if (s.kafka != null) {
+                kafka = new KafkaEventPublisher(s.kafka, ControllerTopics.DEFAULT_PREFIX);
+                events.addSink(kafka);
+            }
+            FabricService fabric = new FabricService(store, parser, events);
+            NetworkView network = new NetworkView(events);
+            AtomicReference<Devices> devsRef = new AtomicReference<>();
+            AtomicReference<NetworkConfig> current = new AtomicReference<>();
+            ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
+                    ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
+            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet) -> {
+                if (arp != null) {
+                    arp.onPacketIn(device, packet);
+                }
+            }, current::set);
+            devsRef.set(devs);
+            devices = devs;
+            events.addSink(e -> {
+                if (e.type.equals(EventTypes.NETWORK_CONFIG_UPDATED)) {
+                    // off the event thread: reconnecting closes agents, whose callbacks emit events too
+                    devs.applyLater(() -> fabric.networkConfig().map(parser::parse).orElseThrow());
+                }
+            });
+            fabric.networkConfig().ifPresent(json -> devs.apply(parser.parse(json)));
+            if (s.netcfg != null) {
+                String json = Files.readString(s.netcfg);
+                if (!fabric.networkConfig().map(json::equals).orElse(false)) {
+                    try {
+                        fabric.putNetworkConfig(json);
+                    } catch (ApiException e) {
+                        throw new IllegalArgumentException(s.netcfg + ": " + e.getMessage(), e);
+                    }
+                }
+            }
+            devs.sync();
+            server = new Server();
+            ServerConnector connector = new ServerConnector(server);
+            connector.setHost(s.httpHost);
+            connector.setPort(s.httpPort);
+            server.addConnector(connector);
+            server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
+            server.start();
+            String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
+            return new Controller(store, fabric, network, kafka, devices, server, url);
+        } catch (Exception e) {
+            stopQuietly(server);
+            if (devices != null) {
+                devices.close();
+            }
+            if (kafka != null) {
+                kafka.close();
+            }
+            store.close();
+            if (e instanceof IOException) {
+                throw new UncheckedIOException((IOException) e);
+            }
+            if (e instanceof RuntimeException) {
+                throw (RuntimeException) e;
+            }
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The MAC of a host address: tenants' hosts first, then the configuration's hosts. */
+    static java.util.Optional<String> macOfIp(FabricService fabric, NetworkConfig cfg, String ip) {
+        for (org.fairfabric.api.dto.HostDto h : fabric.allHosts()) {
+            if (h.ip.equals(ip)) {
+                return java.util.Optional.of(h.mac);
+            }
+        }
+        if (cfg != null) {
+            for (NetworkConfig.Host h : cfg.hosts) {
+                if (h.ips.contains(ip)) {
+                    return java.util.Optional.of(h.mac);
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** Devices start unavailable until their P4Runtime session is up; links start up. */
+    static void resetTopology(NetworkView network, NetworkConfig cfg) {
+        List<DeviceDto> devices = new ArrayList<>();
+        cfg.devices.values().forEach(d -> devices.add(new DeviceDto(d.id, d.role, d.address.toString(), false)));
+        List<LinkDto> links = new ArrayList<>();
+        for (NetworkConfig.Link l : cfg.links) {
+            LocationDto a = new LocationDto(l.a.device, l.a.port);
+            LocationDto b = new LocationDto(l.b.device, l.b.port);
+            links.add(new LinkDto(a, b, l.bandwidthMbps * 1_000_000L, 0, true));
+            links.add(new LinkDto(b, a, l.bandwidthMbps * 1_000_000L, 0, true));
+        }
+        network.resetTopology(devices, links);
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    public FabricService fabric() {
+        return fabric;
+    }
+
+    public NetworkView network() {
+        return network;
+    }
+
+    public List<org.fairfabric.controller.rest.Route> routes() {
+        return ((HttpApi) http.getHandler()).routes();
+    }
+
+    private static void stopQuietly(Server server) {
+        if (server != null) {
+            try {
+                server.stop();
+            } catch (Exception ignored) {
+                // already failing; the original error is reported
+            }
+        }
+    }
+
+    private boolean closed;
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopQuietly(http);
+        devices.close();
+        if (kafka != null) {
+            kafka.close();
+        }
+        store.close();
+    }
+
+    /** The P4Runtime connections of the current network configuration. */
+    public DeviceFleet fleet() {
+        return devices.fleet();
+    }
+}

@@ -1,0 +1,118 @@
+package org.fairfabric.controller;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * How the controller is started. The API token never has a default and never comes from the
+ * command line (where {@code ps} would show it): {@code --token-file FILE} or the environment
+ * variable {@code FF_API_TOKEN}.
+ */
+public final class ControllerSettings {
+    public static final String USAGE = String.join("\n",
+            "usage: fairfabric-controller --data-dir DIR [--netcfg FILE] [--http-host H] [--http-port N]",
+            "                             [--kafka HOST:PORT] [--token-file FILE] [--p4info FILE --p4-device-config FILE]",
+            "  --data-dir DIR     where the journal (tenants, hosts, network configuration) lives",
+            "  --netcfg FILE      ONOS network-config JSON; replaces the stored one when it differs",
+            "  --http-host H      REST listen address (default 127.0.0.1)",
+            "  --http-port N      REST port (default 8181; 0 picks a free one, printed on start)",
+            "  --kafka HOST:PORT  Kafka bootstrap server for events (default $FAIRFABRIC_KAFKA; none: no events to Kafka)",
+            "  --token-file FILE  file holding the bearer token for mutations (else $FF_API_TOKEN; required)",
+            "  --p4info FILE      P4Info (text format) of the pipeline to push to every switch",
+            "  --p4-device-config FILE  the target's device config for that pipeline (p4switch: 'p4switch bundle' output)");
+
+    public final Path dataDir;
+    public final Path netcfg;
+    public final String httpHost;
+    public final int httpPort;
+    public final String kafka;
+    public final String apiToken;
+    /** Both null, or both set: the pipeline pushed to every switch. */
+    public final Path p4info;
+    public final Path p4DeviceConfig;
+
+    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
+                               Path p4info, Path p4DeviceConfig) {
+        this.dataDir = dataDir;
+        this.netcfg = netcfg;
+        this.httpHost = httpHost;
+        this.httpPort = httpPort;
+        this.kafka = kafka;
+        this.apiToken = apiToken;
+        this.p4info = p4info;
+        this.p4DeviceConfig = p4DeviceConfig;
+    }
+
+    public static ControllerSettings of(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken) {
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, null, null);
+    }
+
+    public ControllerSettings withPipeline(Path p4infoFile, Path deviceConfigFile) {
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile);
+    }
+
+    /** Parses the command line; throws IllegalArgumentException with a message for the user. */
+    public static ControllerSettings parse(String[] args, Map<String, String> env) {
+        Path dataDir = null;
+        Path netcfg = null;
+        Path tokenFile = null;
+        Path p4info = null;
+        Path p4DeviceConfig = null;
+        String host = "127.0.0.1";
+        int port = 8181;
+        String kafka = env.get("FAIRFABRIC_KAFKA");
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value" : "unexpected argument '" + a + "'");
+            }
+            String v = args[++i];
+            switch (a) {
+                case "--data-dir": dataDir = Path.of(v); break;
+                case "--netcfg": netcfg = Path.of(v); break;
+                case "--http-host": host = v; break;
+                case "--http-port":
+                    try {
+                        port = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        port = -1;
+                    }
+                    if (port < 0 || port > 65535) {
+                        throw new IllegalArgumentException("--http-port must be 0-65535, got '" + v + "'");
+                    }
+                    break;
+                case "--kafka": kafka = v; break;
+                case "--token-file": tokenFile = Path.of(v); break;
+                case "--p4info": p4info = Path.of(v); break;
+                case "--p4-device-config": p4DeviceConfig = Path.of(v); break;
+                default: throw new IllegalArgumentException("unknown option '" + a + "'");
+            }
+        }
+        if (dataDir == null) {
+            throw new IllegalArgumentException("--data-dir is required");
+        }
+        String token;
+        if (tokenFile != null) {
+            try {
+                token = Files.readString(tokenFile).strip();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read --token-file " + tokenFile, e);
+            }
+        } else {
+            token = env.get("FF_API_TOKEN");
+        }
+        if (token == null || token.isBlank()) {
+            throw new IllegalArgumentException("no API token: set FF_API_TOKEN or pass --token-file FILE (there is no default)");
+        }
+        if ((p4info == null) != (p4DeviceConfig == null)) {
+            throw new IllegalArgumentException("--p4info and --p4-device-config go together");
+        }
+        if (kafka != null && kafka.isBlank()) {
+            kafka = null;
+        }
+        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig);
+    }
+}

@@ -1,0 +1,61 @@
+package org.fairfabric.controller.core;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.controller.netcfg.NetworkConfig;
+import org.fairfabric.core.model.ConnectPoint;
+import org.fairfabric.core.model.Device;
+import org.fairfabric.core.model.DeviceRole;
+import org.fairfabric.core.model.Host;
+import org.fairfabric.core.model.Topology;
+
+/**
+ * The core's model of the fabric built from the network configuration and the tenants' hosts:
+ * switches with their roles, cables with capacities (Mbit/s in the configuration, bit/s in the
+ * core), and hosts. A tenant's host (REST) replaces the configuration's host with the same MAC
+ * or name; configuration hosts nobody claimed stay, without a tenant. A host link gets the capacity of
+ * the fastest fabric link of its switch (the configuration has no host-link capacity).
+ */
+public final class CoreTopology {
+    private CoreTopology() {
+    }
+
+    public static Topology build(NetworkConfig cfg, List<HostDto> tenantHosts) {
+        Topology.Builder b = Topology.builder();
+        Map<String, Long> fastest = new HashMap<>();
+        for (NetworkConfig.Device d : cfg.devices.values()) {
+            b.device(new Device(d.id, DeviceRole.valueOf(d.role.toUpperCase(Locale.ROOT)), d.pod == null ? 0 : d.pod, d.address.toString()));
+        }
+        for (NetworkConfig.Link l : cfg.links) {
+            long bps = l.bandwidthMbps * 1_000_000L;
+            b.cable(new ConnectPoint(l.a.device, l.a.port), new ConnectPoint(l.b.device, l.b.port), bps);
+            fastest.merge(l.a.device, bps, Math::max);
+            fastest.merge(l.b.device, bps, Math::max);
+        }
+        Set<String> claimed = new HashSet<>();
+        for (HostDto h : tenantHosts) {
+            claimed.add(h.mac);
+            claimed.add(h.id);
+            addHost(b, fastest, new Host(h.id, h.ip, h.mac, new ConnectPoint(h.location.device, h.location.port), h.tenantId));
+        }
+        for (NetworkConfig.Host h : cfg.hosts) {
+            if (!claimed.contains(h.mac) && !claimed.contains(h.name)) {
+                addHost(b, fastest, new Host(h.name, h.ips.get(0), h.mac, new ConnectPoint(h.location.device, h.location.port), null));
+            }
+        }
+        return b.build();
+    }
+
+    private static void addHost(Topology.Builder b, Map<String, Long> fastest, Host h) {
+        b.host(h);
+        long bps = fastest.getOrDefault(h.attachment().elementId(), 0L);
+        if (bps > 0) {
+            b.cable(new ConnectPoint(h.id(), 0), h.attachment(), bps);
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package org.fairfabric.controller.rest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.fairfabric.api.dto.ErrorDto;
+import org.fairfabric.api.error.ApiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Jetty handler that serves a route table: matches method and path, checks the bearer token
+ * on mutations, reads the body (JSON, at most {@link #MAX_BODY} bytes) and turns
+ * {@link ApiException}s into their status with an {@link ErrorDto} body.
+ */
+public final class HttpApi extends Handler.Abstract {
+    public static final int MAX_BODY = 4 << 20;
+    private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
+
+    private final List<Route> routes;
+    private final BearerAuth auth;
+
+    public HttpApi(List<Route> routes, BearerAuth auth) {
+        this.routes = List.copyOf(routes);
+        this.auth = auth;
+    }
+
+    public List<Route> routes() {
+        return routes;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        Reply reply;
+        try {
+            reply = dispatch(request);
+        } catch (ApiException e) {
+            reply = Reply.status(e.status(), new ErrorDto(e.status(), e.field(), e.getMessage()));
+        } catch (RuntimeException e) {
+            LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
+            reply = Reply.status(500, new ErrorDto(500, null, "internal error: " + e));
+        }
+        response.setStatus(reply.status);
+        if (reply.contentType != null) {
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType + "; charset=utf-8");
+        }
+        if (reply.location != null) {
+            response.getHeaders().put(HttpHeader.LOCATION, reply.location);
+        }
+        if (reply.status == 401) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+        }
+        Content.Sink.write(response, true, reply.body, callback);
+        return true;
+    }
+
+    private Reply dispatch(Request request) {
+        String path = request.getHttpURI().getDecodedPath();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        String method = request.getMethod();
+        // Read the body before any answer, even a refusal: an unread body makes the server drop the
+        // connection, which a client that already sent its next request on it sees as a reset.
+        String body = method.equals("GET") || method.equals("HEAD") ? "" : body(request);
+        boolean pathKnown = false;
+        for (Route r : routes) {
+            Map<String, String> params = r.match(path);
+            if (params == null) {
+                continue;
+            }
+            pathKnown = true;
+            if (!r.method.equals(method)) {
+                continue;
+            }
+            if (r.mutating() && !auth.allows(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+                return Reply.status(401, new ErrorDto(401, null, "this operation needs 'Authorization: Bearer <token>' with the controller's API token"));
+            }
+            return r.handle(new Call(params, query(request), body));
+        }
+        if (pathKnown) {
+            return Reply.status(405, new ErrorDto(405, null, method + " is not allowed on " + path));
+        }
+        return Reply.status(404, new ErrorDto(404, null, "no such resource: " + path + " (the API is under /api/v1, see /api/v1/openapi.yaml)"));
+    }
+
+    private static String body(Request request) {
+        long declared = request.getLength();
+        if (declared > MAX_BODY) {
+            throw new PayloadTooLarge();
+        }
+        String type = request.getHeaders().get(HttpHeader.CONTENT_TYPE);
+        if (declared != 0 && type != null && !type.toLowerCase().startsWith("application/json")) {
+            throw new UnsupportedType(type);
+        }
+        try {
+            byte[] bytes = Content.Source.asByteArrayAsync(request, MAX_BODY).get();
+            return new String(bytes, StandardCharsets.UTF_8);
+        } catch (ExecutionException e) {
+            throw new PayloadTooLarge();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the request body", e);
+        }
+    }
+
+    private static Map<String, String> query(Request request) {
+        Map<String, String> out = new HashMap<>();
+        Fields fields = Request.extractQueryParameters(request);
+        for (Fields.Field f : fields) {
+            out.put(f.getName(), f.getValue());
+        }
+        return out;
+    }
+
+    private static final class PayloadTooLarge extends ApiException {
+        PayloadTooLarge() {
+            super(413, null, "the request body exceeds " + MAX_BODY + " bytes");
+        }
+    }
+
+    private static final class UnsupportedType extends ApiException {
+        UnsupportedType(String type) {
+            super(415, null, "send JSON (Content-Type: application/json), not " + type);
+        }
+    }
+}

@@ -1,0 +1,284 @@
+// Package agent is the host shim's main loop: it applies rates tables from the
+// controller to the datapath and reports telemetry every period T.
+package agent
+
+import (
+	"context"
+	"log"
+	"net/netip"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/fairfabric/fairfabric/host-shim/control"
+	"github.com/fairfabric/fairfabric/host-shim/datapath"
+	"github.com/fairfabric/fairfabric/host-shim/hoststats"
+	"github.com/fairfabric/fairfabric/host-shim/ratetable"
+	"github.com/fairfabric/fairfabric/host-shim/telemetry"
+)
+
+// Config of one shim.
+type Config struct {
+	Host        string
+	Addr        netip.Addr // this host's IPv4 address (the receiver in PathBytes)
+	Period      time.Duration
+	IdlePeriods int // a session with no bytes sent for this many periods is inactive
+	Refresh     int // every Refresh periods, every session's state is re-sent
+	ProcNet     string
+	Mode        datapath.Mode
+	Topics      Topics
+}
+
+// Topics the agent writes.
+type Topics struct {
+	PathBytes, Sessions, Stats string
+}
+
+// DefaultTopics are the documented topic names with an optional suffix (tests use
+// one per run to keep their records apart).
+func DefaultTopics(suffix string) Topics {
+	return Topics{telemetry.TopicPathBytes + suffix, telemetry.TopicSessions + suffix, telemetry.TopicStats + suffix}
+}
+
+// Agent is one running shim.
+type Agent struct {
+	cfg  Config
+	dp   *datapath.Datapath
+	prod *telemetry.Producer
+
+	mu          sync.Mutex
+	gate        ratetable.Gate
+	rejected    map[string]uint64
+	applyErrors uint64
+	applied     uint64
+	lastLatency time.Duration
+	lastApply   time.Duration // how long the datapath took to apply the last table
+	lastApplied time.Time
+	periods     uint64
+
+	prevRecv  map[datapath.RecvKey]datapath.RecvCounters
+	prevSent  map[[2]any]uint64
+	sessState map[string]*sessionActivity
+	lastStats telemetry.Stats
+}
+
+type sessionActivity struct {
+	session ratetable.Session
+	active  bool
+	idle    int
+}
+
+// New makes an agent over an opened datapath and producer.
+func New(cfg Config, dp *datapath.Datapath, prod *telemetry.Producer) *Agent {
+	if cfg.IdlePeriods <= 0 {
+		cfg.IdlePeriods = 3
+	}
+	if cfg.Topics.Stats == "" {
+		cfg.Topics = DefaultTopics("")
+	}
+	if cfg.Refresh <= 0 {
+		cfg.Refresh = 10
+	}
+	return &Agent{cfg: cfg, dp: dp, prod: prod, rejected: map[string]uint64{},
+		prevRecv: map[datapath.RecvKey]datapath.RecvCounters{}, prevSent: map[[2]any]uint64{}, sessState: map[string]*sessionActivity{}}
+}
+
+// HandleRates validates one record of the rates topic and, if admitted, applies it.
+// Rejected records change nothing; the previous table stays in force.
+func (a *Agent) HandleRates(rec control.Record) {
+	t, err := ratetable.Parse(a.cfg.Host, rec.Key, rec.Value)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err != nil {
+		a.rejected[ratetable.RejectMalformed]++
+		log.Printf("rates offset %d rejected: %v", rec.Offset, err)
+		return
+	}
+	if reason, err := a.gate.Check(t); err != nil {
+		a.rejected[reason]++
+		log.Printf("rates offset %d rejected (%s): %v", rec.Offset, reason, err)
+		return
+	}
+	t0 := time.Now()
+	if err := a.dp.Apply(t); err != nil {
+		a.applyErrors++
+		log.Printf("rates version %d could not be applied, version %d stays in force: %v", t.Version, a.gate.Applied(), err)
+		// Apply stops at the first failing step; put back what it may have changed.
+		if prev := a.dp.Current(); prev != nil {
+			if err := a.dp.Apply(prev); err != nil {
+				log.Printf("restoring version %d failed: %v", prev.Version, err)
+			}
+		}
+		return
+	}
+	a.gate.Commit(t)
+	a.applied++
+	a.lastApplied = time.Now()
+	a.lastApply = a.lastApplied.Sub(t0)
+	if !rec.Timestamp.IsZero() {
+		a.lastLatency = a.lastApplied.Sub(rec.Timestamp)
+	}
+	for _, s := range t.Sessions {
+		if st, ok := a.sessState[s.ID]; ok {
+			st.session = s
+		} else {
+			a.sessState[s.ID] = &sessionActivity{session: s, idle: a.cfg.IdlePeriods}
+		}
+	}
+	log.Printf("rates version %d applied: %d sessions, %v after it was published", t.Version, len(t.Sessions), a.lastLatency)
+}
+
+// Run reports every period until ctx ends.
+func (a *Agent) Run(ctx context.Context) {
+	tick := time.NewTicker(a.cfg.Period)
+	defer tick.Stop()
+	start := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			a.report(start, now)
+			start = now
+		}
+	}
+}
+
+func (a *Agent) report(start, now time.Time) {
+	period := now.Sub(start)
+	a.reportReceived(start, period)
+	a.reportSent(now, period)
+}
+
+// reportReceived is Promenade's Algorithm 3: PathBytes over the last period.
+func (a *Agent) reportReceived(start time.Time, period time.Duration) {
+	recv, err := a.dp.Received()
+	if err != nil {
+		log.Printf("reading receive counters: %v", err)
+		return
+	}
+	rec := telemetry.PathBytes{Schema: telemetry.Schema, Host: a.cfg.Host, Seq: a.prod.NextSeq(a.cfg.Topics.PathBytes),
+		PeriodStartMs: start.UnixMilli(), PeriodMs: period.Milliseconds(), Entries: []telemetry.PathBytesEntry{}}
+	for k, c := range recv {
+		p := a.prevRecv[k]
+		if c.Packets == p.Packets {
+			continue
+		}
+		ip := c.IPBytes - p.IPBytes
+		rec.Entries = append(rec.Entries, telemetry.PathBytesEntry{Src: k.Src.String(), Dst: a.cfg.Addr.String(), Path: k.Path,
+			Packets: c.Packets - p.Packets, IPBytes: ip, PayloadBytes: c.PayloadBytes - p.PayloadBytes, RateBps: float64(ip) * 8 / period.Seconds()})
+	}
+	a.prevRecv = recv
+	sort.Slice(rec.Entries, func(i, j int) bool {
+		if rec.Entries[i].Src != rec.Entries[j].Src {
+			return rec.Entries[i].Src < rec.Entries[j].Src
+		}
+		return rec.Entries[i].Path < rec.Entries[j].Path
+	})
+	a.prod.Publish(a.cfg.Topics.PathBytes, a.cfg.Host, rec)
+}
+
+// reportSent publishes achieved send rates and drops, and the sessions' activity
+// (Promenade's message (a) for Algorithm 2).
+func (a *Agent) reportSent(now time.Time, period time.Duration) {
+	paths, qs, err := a.dp.Stats()
+	if err != nil {
+		log.Printf("reading class counters: %v", err)
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.periods++
+	allocated := map[[2]any]uint64{}
+	tenant := map[string]ratetable.Session{}
+	if t := a.dp.Current(); t != nil {
+		for _, s := range t.Sessions {
+			tenant[s.ID] = s
+			for _, p := range s.Paths {
+				allocated[[2]any{s.ID, p.ID}] = p.RateBps
+			}
+		}
+	}
+	st := telemetry.Stats{Schema: telemetry.Schema, Host: a.cfg.Host, Seq: a.prod.NextSeq(a.cfg.Topics.Stats), TsMs: now.UnixMilli(),
+		PeriodMs: period.Milliseconds(), Mode: string(a.cfg.Mode), RatesVersion: a.gate.Applied(), Paths: []telemetry.PathSent{}}
+	sentBySession := map[string]uint64{}
+	prev := a.prevSent
+	a.prevSent = map[[2]any]uint64{}
+	for _, p := range paths {
+		k := [2]any{p.Session, p.Path}
+		delta := p.Bytes - prev[k]
+		if p.Bytes < prev[k] {
+			delta = p.Bytes
+		}
+		a.prevSent[k] = p.Bytes
+		sentBySession[p.Session] += delta
+		st.Paths = append(st.Paths, telemetry.PathSent{Session: p.Session, Path: p.Path, AllocatedBps: allocated[k], SentBytes: p.Bytes,
+			SentRateBps: float64(delta) * 8 / period.Seconds(), QueueDrops: p.Drops, BacklogBytes: p.Backlog})
+	}
+	sort.Slice(st.Paths, func(i, j int) bool {
+		if st.Paths[i].Session != st.Paths[j].Session {
+			return st.Paths[i].Session < st.Paths[j].Session
+		}
+		return st.Paths[i].Path < st.Paths[j].Path
+	})
+	st.Drops = a.drops(qs)
+	st.Telemetry = a.prod.Delivery()
+	a.lastStats = st
+	a.prod.Publish(a.cfg.Topics.Stats, a.cfg.Host, st)
+
+	refresh := a.periods%uint64(a.cfg.Refresh) == 0
+	ids := make([]string, 0, len(a.sessState))
+	for id := range a.sessState {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		s := a.sessState[id]
+		if _, inTable := tenant[id]; !inTable {
+			if s.active {
+				a.publishSession(now, s, false, "removed")
+			}
+			delete(a.sessState, id)
+			continue
+		}
+		if sentBySession[id] > 0 {
+			s.idle = 0
+		} else {
+			s.idle++
+		}
+		active := s.idle < a.cfg.IdlePeriods
+		switch {
+		case active != s.active:
+			s.active = active
+			a.publishSession(now, s, active, "transition")
+		case refresh:
+			a.publishSession(now, s, active, "refresh")
+		}
+	}
+}
+
+func (a *Agent) publishSession(now time.Time, s *sessionActivity, active bool, reason string) {
+	state := "inactive"
+	if active {
+		state = "active"
+	}
+	a.prod.Publish(a.cfg.Topics.Sessions, a.cfg.Host+"/"+s.session.ID, telemetry.SessionState{Schema: telemetry.Schema, Host: a.cfg.Host,
+		Seq: a.prod.NextSeq(a.cfg.Topics.Sessions), TsMs: now.UnixMilli(), Session: s.session.ID, Tenant: s.session.Tenant,
+		Src: a.cfg.Addr.String(), Dst: s.session.Dst, State: state, Reason: reason})
+}
+
+func (a *Agent) drops(qs datapath.QdiscStats) telemetry.DropCounts {
+	d := telemetry.DropCounts{Qdisc: qs.Drops}
+	if c, err := hoststats.Read(a.cfg.ProcNet); err == nil {
+		d.SocketSend = c["Udp.SndbufErrors"]
+		d.SocketRecv = c["Udp.RcvbufErrors"] + c["TcpExt.TCPRcvQDrop"] + c["TcpExt.TCPBacklogDrop"] + c["TcpExt.TCPZeroWindowDrop"]
+		d.TCPRetrans = c["Tcp.RetransSegs"]
+		d.TCPTimeouts = c["TcpExt.TCPTimeouts"]
+	} else {
+		log.Printf("reading %s: %v", a.cfg.ProcNet, err)
+	}
+	if ls, err := a.dp.LinkStats(); err == nil && ls != nil {
+		d.Veth = ls.TxDropped + ls.RxDropped
+	}
+	return d
+}

@@ -1,0 +1,96 @@
+package agent
+
+import (
+	"fmt"
+	"io"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fairfabric/fairfabric/host-shim/control"
+	"github.com/fairfabric/fairfabric/host-shim/datapath"
+	"github.com/fairfabric/fairfabric/host-shim/telemetry"
+)
+
+func newAgent(t *testing.T) *Agent {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Fatal("the agent test needs root (netlink, eBPF)")
+	}
+	name := fmt.Sprintf("hs-agtest-%d", os.Getpid())
+	for _, args := range [][]string{{"netns", "add", name}, {"-n", name, "link", "add", "hsagA", "type", "veth", "peer", "name", "hsagB"}} {
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v %s", args, err, out)
+		}
+	}
+	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", name).Run() })
+	dp, err := datapath.Open(datapath.Config{NetnsPath: "/var/run/netns/" + name, Ifname: "hsagA", Mode: datapath.Lossless})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(dp.Close)
+	prod, err := telemetry.NewProducer([]string{"127.0.0.1:1"}, 100) // no broker: records stay buffered
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { prod.Close(10 * time.Millisecond) })
+	return New(Config{Host: "h1", Addr: netip.MustParseAddr("10.0.0.1"), Period: time.Second, ProcNet: "/proc/self/net", Mode: datapath.Lossless}, dp, prod)
+}
+
+func rec(value string) control.Record {
+	return control.Record{Key: []byte("h1"), Value: []byte(value), Timestamp: time.Now()}
+}
+
+func tableJSON(version int, rate int) string {
+	return fmt.Sprintf(`{"schema":1,"host":"h1","version":%d,"sessions":[{"id":"s","tenant":"t","dst":"10.0.0.2","paths":[{"id":1,"rate_bps":%d}]}]}`, version, rate)
+}
+
+func TestHandleRatesAdmitsOnlyNewerValidTables(t *testing.T) {
+	a := newAgent(t)
+	steps := []struct {
+		value       string
+		wantVersion uint64
+		wantRate    uint64
+	}{
+		{tableJSON(3, 10e6), 3, 10e6},
+		{`{"schema":1`, 3, 10e6},                                          // malformed
+		{tableJSON(3, 99e6), 3, 10e6},                                     // duplicate
+		{tableJSON(2, 99e6), 3, 10e6},                                     // out of order
+		{tableJSON(7, 20e6), 7, 20e6},                                     // newer
+		{strings.Replace(tableJSON(8, 30e6), `"h1"`, `"h2"`, 1), 7, 20e6}, // another host in the value
+	}
+	for i, s := range steps {
+		a.HandleRates(rec(s.value))
+		h := a.Health()
+		cur := a.dp.Current()
+		if h.RatesVersion != s.wantVersion || cur == nil || cur.Sessions[0].Paths[0].RateBps != s.wantRate {
+			t.Fatalf("step %d: version %d rate %v, want %d and %d", i, h.RatesVersion, cur, s.wantVersion, s.wantRate)
+		}
+	}
+	h := a.Health()
+	want := map[string]uint64{"malformed": 2, "duplicate": 1, "out_of_order": 1}
+	if fmt.Sprint(h.Rejected) != fmt.Sprint(want) || h.Applied != 2 {
+		t.Fatalf("health %+v, want rejected %v and 2 applied", h, want)
+	}
+
+	// one period: stats and pathbytes records are made (and buffered: no broker)
+	a.report(time.Now().Add(-time.Second), time.Now())
+	if a.lastStats.RatesVersion != 7 || len(a.lastStats.Paths) != 1 || a.lastStats.Paths[0].AllocatedBps != 20e6 {
+		t.Fatalf("stats %+v", a.lastStats)
+	}
+	if d := a.prod.Delivery(); d.Buffered != 2 {
+		t.Fatalf("delivery %+v, want 2 records buffered", d)
+	}
+	w := httptest.NewRecorder()
+	a.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))
+	body, _ := io.ReadAll(w.Result().Body)
+	for _, line := range []string{"ff_shim_rates_version 7", `ff_shim_rates_rejected_total{reason="malformed"} 2`, `ff_shim_path_sent_bytes_total{session="s",path="1"} 0`} {
+		if !strings.Contains(string(body), line) {
+			t.Errorf("/metrics lacks %q:\n%s", line, body)
+		}
+	}
+}

@@ -1,0 +1,7 @@
+package control
+
+import "sync/atomic"
+
+// ConsumeErrors counts fetch errors (broker unreachable, topic missing); the
+// consumer keeps retrying.
+var ConsumeErrors atomic.Uint64

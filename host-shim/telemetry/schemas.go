@@ -1,0 +1,93 @@
+// Package telemetry holds the records the shim publishes (schema 1, docs/kafka.md)
+// and the producer that publishes them with a bounded buffer.
+package telemetry
+
+// Topics the shim writes; the shim on each host is the only writer of its records,
+// keyed by host.
+const (
+	TopicPathBytes = "ff.shim.pathbytes.v1"
+	TopicSessions  = "ff.shim.sessions.v1"
+	TopicStats     = "ff.shim.stats.v1"
+	Schema         = 1
+)
+
+// PathBytes is Promenade's Algorithm 3 report: the receiver's local edge load table
+// for one period T, PathBytes[<sender, receiver>][path] (Eq. 5).
+type PathBytes struct {
+	Schema        int              `json:"schema"`
+	Host          string           `json:"host"` // the receiving host
+	Seq           uint64           `json:"seq"`
+	PeriodStartMs int64            `json:"period_start_ms"`
+	PeriodMs      int64            `json:"period_ms"`
+	Entries       []PathBytesEntry `json:"entries"`
+}
+
+// PathBytesEntry counts one session-path in one period.
+type PathBytesEntry struct {
+	Src          string  `json:"src"`
+	Dst          string  `json:"dst"`
+	Path         int     `json:"path"` // VLAN id it arrived with; 0 = untagged
+	Packets      uint64  `json:"packets"`
+	IPBytes      uint64  `json:"ip_bytes"`
+	PayloadBytes uint64  `json:"payload_bytes"` // L4 payload, what the application receives
+	RateBps      float64 `json:"rate_bps"`      // ip_bytes * 8 / T
+}
+
+// SessionState is Promenade's message (a) for Algorithm 2: a sender reports a
+// session active or inactive.
+type SessionState struct {
+	Schema  int    `json:"schema"`
+	Host    string `json:"host"` // the sending host
+	Seq     uint64 `json:"seq"`
+	TsMs    int64  `json:"ts_ms"`
+	Session string `json:"session"`
+	Tenant  string `json:"tenant"`
+	Src     string `json:"src"`
+	Dst     string `json:"dst"`
+	State   string `json:"state"`  // "active" | "inactive"
+	Reason  string `json:"reason"` // "transition" | "refresh" | "removed"
+}
+
+// Stats is one host's achieved send rates and drop counters for one period.
+type Stats struct {
+	Schema       int        `json:"schema"`
+	Host         string     `json:"host"`
+	Seq          uint64     `json:"seq"`
+	TsMs         int64      `json:"ts_ms"`
+	PeriodMs     int64      `json:"period_ms"`
+	Mode         string     `json:"mode"`
+	RatesVersion uint64     `json:"rates_version"`
+	Paths        []PathSent `json:"paths"`
+	Drops        DropCounts `json:"drops"`
+	Telemetry    Delivery   `json:"telemetry"`
+}
+
+// PathSent is one session-path at the sender.
+type PathSent struct {
+	Session      string  `json:"session"`
+	Path         int     `json:"path"`
+	AllocatedBps uint64  `json:"allocated_bps"`
+	SentBytes    uint64  `json:"sent_bytes"` // cumulative, Ethernet frames
+	SentRateBps  float64 `json:"sent_rate_bps"`
+	QueueDrops   uint64  `json:"queue_drops"` // cumulative
+	BacklogBytes uint64  `json:"backlog_bytes"`
+}
+
+// DropCounts are cumulative drops at each host point (zOVN Fig. 5), read from the
+// host's network namespace.
+type DropCounts struct {
+	SocketSend  uint64 `json:"socket_send"`  // Udp SndbufErrors
+	Qdisc       uint64 `json:"qdisc"`        // the shim's HTB qdisc (all classes)
+	Veth        uint64 `json:"veth"`         // interface tx_dropped + rx_dropped
+	SocketRecv  uint64 `json:"socket_recv"`  // Udp RcvbufErrors + TcpExt TCPRcvQDrop + TCPBacklogDrop + TCPZeroWindowDrop
+	TCPRetrans  uint64 `json:"tcp_retrans"`  // Tcp RetransSegs (a consequence of drops, for reference)
+	TCPTimeouts uint64 `json:"tcp_timeouts"` // TcpExt TCPTimeouts
+}
+
+// Delivery describes the telemetry producer itself.
+type Delivery struct {
+	Produced  uint64 `json:"produced"` // records acknowledged by the broker
+	Dropped   uint64 `json:"dropped"`  // records dropped (buffer full or delivery failed)
+	Buffered  int64  `json:"buffered"` // records waiting now
+	BufferCap int    `json:"buffer_cap"`
+}

@@ -1,0 +1,185 @@
+"""Mininet switch class that runs one p4switch process per switch.
+
+Each switch gets its interfaces as ports (Mininet port numbers), a gRPC port
+for P4Runtime, a device id, and per-port queue settings taken from the link
+parameters: ``bw`` (Mbit/s) becomes the port's rate, ``delay`` and ``loss``
+(percent) become the traffic manager's link emulation, ``max_queue_size`` its
+depth. This kernel has no netem, so links are plain ``Link``s (never
+``TCLink``): the parameters are read from the interface, never given to tc.
+
+The switch turns off GRO/GSO/TSO on its own veths (so that it sees real
+frames) and transmit checksum offload on the hosts' interfaces facing it
+(otherwise TCP segments leave with unfilled checksums and are dropped).
+"""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+
+from mininet.log import error, info
+from mininet.node import Switch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def free_port():
+    """A TCP port on localhost that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def find_binary(name):
+    """$P4SWITCH_BIN_DIR/name, else bin/name in the repository, else PATH."""
+    for d in (os.environ.get("P4SWITCH_BIN_DIR"), os.path.join(ROOT, "bin")):
+        if d and os.access(os.path.join(d, name), os.X_OK):
+            return os.path.join(d, name)
+    found = shutil.which(name)
+    if not found:
+        raise RuntimeError("%s not found: run ./fairfabric setup or set P4SWITCH_BIN_DIR" % name)
+    return found
+
+
+def ethtool(node, intf, *features):
+    """Turns offload features off; a failure is reported, not ignored."""
+    args = " ".join("%s off" % f for f in features)
+    out = node.cmd("ethtool -K %s %s 2>&1; echo rc=$?" % (intf, args))
+    if "rc=0" not in out:
+        raise RuntimeError("ethtool -K %s %s failed: %s" % (intf, args, out.strip()))
+
+
+class P4Switch(Switch):
+    """A p4switch process (P4Runtime server) as a Mininet switch.
+
+    Parameters (addSwitch keyword arguments):
+      device_id   P4Runtime device id (default: the number in the name, or 1)
+      grpc_port   P4Runtime port on 127.0.0.1 (default: a free port)
+      admin_port  traffic manager admin port (default: a free port)
+      cpu_port    CPU port number (default 255, as the project's programs use)
+      p4          a P4 program to load at start (optional)
+      log_level   p4switch --log-level (default info)
+      log_dir     where <name>.log goes (default /tmp)
+    """
+
+    def __init__(self, name, device_id=None, grpc_port=None, admin_port=None, cpu_port=255,
+                 p4=None, log_level="info", log_dir="/tmp", **params):
+        Switch.__init__(self, name, **params)
+        digits = "".join(c for c in name if c.isdigit())
+        self.device_id = device_id if device_id is not None else int(digits or 1)
+        self.grpc_port = grpc_port or free_port()
+        self.admin_port = admin_port or free_port()
+        self.cpu_port = cpu_port
+        self.p4 = p4
+        self.log_level = log_level
+        self.log_path = os.path.join(log_dir, "p4switch-%s.log" % name)
+        self.proc = None
+
+    @property
+    def grpc_addr(self):
+        return "127.0.0.1:%d" % self.grpc_port
+
+    @property
+    def admin_addr(self):
+        return "127.0.0.1:%d" % self.admin_port
+
+    @property
+    def switch_pid(self):
+        """The p4switch process's PID (Node.pid is Mininet's shell)."""
+        return self.proc.pid if self.proc else None
+
+    def port_args(self):
+        """The -i and per-port queue flags for this switch's interfaces."""
+        args = []
+        for intf in self.intfList():
+            if intf.name == "lo":
+                continue
+            port = self.ports[intf]
+            args += ["-i", "%d@%s" % (port, intf.name)]
+            p = intf.params
+            if p.get("bw"):
+                args += ["--port-rate", "%d=%d" % (port, int(float(p["bw"]) * 1e6))]
+            if p.get("delay"):
+                args += ["--port-delay", "%d=%s" % (port, p["delay"])]
+            if p.get("loss"):
+                args += ["--port-loss", "%d=%s%%" % (port, p["loss"])]
+            if p.get("max_queue_size"):
+                args += ["--port-depth", "%d=%d" % (port, int(p["max_queue_size"]))]
+        return args
+
+    def start(self, controllers):
+        for intf in self.intfList():
+            if intf.name == "lo":
+                continue
+            ethtool(self, intf.name, "gro", "gso", "tso")
+            peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
+            if not isinstance(peer.node, Switch):
+                ethtool(peer.node, peer.name, "tx")
+        cmd = [find_binary("p4switch"), "run",
+               "--device-id", str(self.device_id), "--grpc-addr", self.grpc_addr,
+               "--admin-addr", self.admin_addr, "--cpu-port", str(self.cpu_port),
+               "--log-level", self.log_level] + self.port_args()
+        if self.p4:
+            cmd += ["--p4", self.p4]
+        info("*** %s: %s\n" % (self.name, " ".join(cmd)))
+        log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        log.close()
+        self._wait_ready()
+
+    def _wait_ready(self, timeout=30.0):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("p4switch %s exited with %s; see %s:\n%s" % (
+                    self.name, self.proc.returncode, self.log_path, open(self.log_path).read()[-2000:]))
+            try:
+                socket.create_connection(("127.0.0.1", self.grpc_port), timeout=0.5).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("p4switch %s did not listen on %s within %ss" % (self.name, self.grpc_addr, timeout))
+
+    def stop(self, deleteIntfs=True):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                error("p4switch %s ignored SIGTERM; killing pid %d\n" % (self.name, self.proc.pid))
+                self.proc.kill()
+                self.proc.wait()
+        Switch.stop(self, deleteIntfs)
+
+
+class P4RuntimeCLI:
+    """Drives p4rtctl against one P4Switch."""
+
+    def __init__(self, switch, election_id=1):
+        self.switch = switch
+        self.election_id = election_id
+        self.binary = find_binary("p4rtctl")
+
+    def run(self, *args, timeout=120):
+        cmd = [self.binary, "--addr", self.switch.grpc_addr, "--device-id", str(self.switch.device_id),
+               "--election-id", str(self.election_id)] + list(args)
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if res.returncode != 0:
+            raise RuntimeError("%s failed: %s%s" % (" ".join(cmd), res.stdout, res.stderr))
+        return res.stdout
+
+    def push(self, program):
+        return self.run("push", program)
+
+    def add(self, table, *args):
+        return self.run("add", table, *args)
+
+
+def record(net):
+    """Call after net.start(): records the net and every p4switch PID for
+    `./fairfabric clean` (which kills by PID, never by name)."""
+    from fairfabric_mn import runstate
+    runstate.register(net)
+    runstate.extend(net, pids=[s.switch_pid for s in net.switches if getattr(s, "switch_pid", None)])

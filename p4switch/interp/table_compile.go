@@ -1,0 +1,322 @@
+package interp
+
+import (
+	"strings"
+	"sync/atomic"
+
+	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
+	"github.com/fairfabric/fairfabric/p4switch/p4/check"
+)
+
+// table creates the table object and its keys.
+func (c *compiler) table(e *env, d *ast.TableDecl) *Table {
+	t := &Table{Name: cpName(d.Annos, d.Name, e.prefix), Annos: d.Annos, Decl: d, Size: 1024, entries: map[string]*Entry{}}
+	c.prog.Tables = append(c.prog.Tables, t)
+	return t
+}
+
+func (c *compiler) prop(d *ast.TableDecl, name string) *ast.TableProp {
+	for _, p := range d.Props {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// finishTable compiles keys, actions, default action, entries and properties.
+func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
+	if p := c.prop(d, "key"); p != nil {
+		for _, k := range p.Keys {
+			if k.MatchKind == "selector" {
+				continue
+			}
+			v := c.expr(e, k.Expr)
+			l := c.layoutOf(c.typeOf(k.Expr))
+			name, ok := k.Annos.String("name")
+			if !ok {
+				name = ExprString(k.Expr)
+			}
+			tk := &TableKey{Name: name, MatchKind: k.MatchKind, Width: l.Width, Annos: k.Annos, words: words(l.Width)}
+			store := c.storeFn(v, l)
+			tk.load = func(st *State, dst []uint64) { store(st, dst) }
+			t.Keys = append(t.Keys, tk)
+		}
+	}
+	t.classify()
+	if p := c.prop(d, "actions"); p != nil {
+		for _, r := range p.Actions {
+			o := c.info.Uses[r.Name.(*ast.Ident)]
+			a := c.action(e, o.Decl.(*ast.ActionDecl))
+			ta := &TableAction{Action: a, Annos: r.Annos, DefaultOnly: r.Annos.Has("defaultonly"), TableOnly: r.Annos.Has("tableonly")}
+			if len(r.Args) > 0 {
+				offs := c.paramOffsets(a)
+				in, out := c.bindArgs(e, r.Args, a.Decl.Params[:len(r.Args)], offs[:len(r.Args)])
+				ta.bind, ta.bindOut = in, out
+			}
+			t.Actions = append(t.Actions, ta)
+		}
+	}
+	if p := c.prop(d, "default_action"); p != nil {
+		ref := check.ActionRefOf(p.Value)
+		t.Default = c.constActionCall(e, t, ref)
+		t.ConstDefault = p.Const
+	} else {
+		t.Default = &ActionCall{Action: c.noAction(e)}
+	}
+	t.InitDefault = t.Default
+	if p := c.prop(d, "size"); p != nil {
+		if v, ok := c.info.Consts[p.Value]; ok {
+			t.Size = int(v.Int64())
+		}
+	}
+	if p := c.prop(d, "implementation"); p != nil {
+		t.Profile = c.profileOf(e, p, t)
+	}
+	if p := c.prop(d, "counters"); p != nil {
+		if ctr, ok := c.objOf(e, p.Value).(*Counter); ok {
+			ctr.Table = t
+			t.DirectCounter = ctr
+		}
+	}
+	if p := c.prop(d, "meters"); p != nil {
+		if m, ok := c.objOf(e, p.Value).(*Meter); ok {
+			m.Table = t
+			t.DirectMeter = m
+		}
+	}
+	if p := c.prop(d, "support_timeout"); p != nil {
+		if v, ok := c.info.Consts[p.Value]; ok && v.Sign() != 0 {
+			t.SupportsIdle = true
+		}
+	}
+	if p := c.prop(d, "entries"); p != nil {
+		t.ConstEntries = p.Const
+		for i, en := range p.Entries {
+			ent := &Entry{IsConst: true}
+			for k, ks := range en.Keys {
+				if k < len(t.Keys) {
+					ent.Matches = append(ent.Matches, c.constMatch(t.Keys[k], ks))
+				}
+			}
+			ent.Priority = int32(len(p.Entries) - i)
+			if en.Priority != nil {
+				ent.Priority = int32(c.info.Consts[en.Priority].Int64())
+			}
+			ent.Call = c.constActionCall(e, t, en.Action)
+			if !t.Insert(ent) {
+				c.fail(en.Pos, "duplicate entry in table %s", d.Name)
+			}
+		}
+	}
+	c.compileApply(e, t)
+}
+
+func (c *compiler) noAction(e *env) *Action {
+	o := c.info.Global.Lookup("NoAction")
+	if o == nil || o.Kind != check.ObjAction {
+		c.fail(nilPos, "NoAction is not declared")
+	}
+	return c.action(c.topEnv, o.Decl.(*ast.ActionDecl))
+}
+
+// constActionCall evaluates an action call with constant arguments (default action, const entries).
+func (c *compiler) constActionCall(e *env, t *Table, ref *ast.ActionRef) *ActionCall {
+	o := c.info.Uses[ref.Name.(*ast.Ident)]
+	a := c.action(e, o.Decl.(*ast.ActionDecl))
+	call := &ActionCall{Action: a}
+	// arguments may be positional (all parameters, or only the
+	// directionless ones) or named
+	var dirless []*ast.Param
+	for _, p := range a.Decl.Params {
+		if p.Dir == "" {
+			dirless = append(dirless, p)
+		}
+	}
+	args := ref.Args
+	if len(args) == len(a.Decl.Params) && len(args) > 0 && args[0].Name == "" {
+		args = args[len(a.Decl.Params)-len(dirless):]
+	}
+	ordered := orderedArgs(args, dirless)
+	for i, p := range a.Params {
+		ws := make([]uint64, p.Layout.Words)
+		if x := ordered[i]; x != nil {
+			v, ok := c.info.Consts[x]
+			if !ok {
+				c.fail(x.Position(), "action arguments here must be constants")
+			}
+			wordsFromBig(v, p.Layout.Width, ws)
+		}
+		call.Args = append(call.Args, ws)
+	}
+	return call
+}
+
+// constMatch converts a const entry keyset element.
+func (c *compiler) constMatch(k *TableKey, x ast.Expr) Match {
+	n := words(k.Width)
+	w := func(e ast.Expr) []uint64 {
+		v, ok := c.info.Consts[e]
+		if !ok {
+			c.fail(e.Position(), "table entry keys must be constants")
+		}
+		ws := make([]uint64, n)
+		wordsFromBig(v, k.Width, ws)
+		return ws
+	}
+	all := PrefixMask(k.Width, k.Width, n)
+	switch x := x.(type) {
+	case *ast.DontCare, *ast.Default:
+		m := Match{Value: make([]uint64, n), Wild: true}
+		if k.MatchKind == "ternary" || k.MatchKind == "lpm" {
+			m.Mask = make([]uint64, n)
+		}
+		return m
+	case *ast.Mask:
+		v, mk := w(x.Value), w(x.Mask)
+		for i := range v {
+			v[i] &= mk[i]
+		}
+		m := Match{Value: v, Mask: mk}
+		if k.MatchKind == "lpm" {
+			m.Plen = popcount(mk)
+		}
+		return m
+	case *ast.Range:
+		return Match{Value: w(x.Lo), High: w(x.Hi)}
+	}
+	v := w(x)
+	switch k.MatchKind {
+	case "ternary":
+		return Match{Value: v, Mask: all}
+	case "lpm":
+		return Match{Value: v, Mask: all, Plen: k.Width}
+	case "range":
+		return Match{Value: v, High: append([]uint64(nil), v...)}
+	}
+	return Match{Value: v}
+}
+
+func popcount(ws []uint64) int {
+	n := 0
+	for _, w := range ws {
+		for ; w != 0; w &= w - 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// compileApply builds t.apply.
+func (c *compiler) compileApply(e *env, t *Table) {
+	keyWords := 0
+	for _, k := range t.Keys {
+		keyWords += k.words
+	}
+	buf := make([]uint64, keyWords)
+	key := make([][]uint64, len(t.Keys))
+	o := 0
+	for i, k := range t.Keys {
+		key[i] = buf[o : o+k.words]
+		o += k.words
+	}
+	binds := map[*Action]*TableAction{}
+	for _, ta := range t.Actions {
+		if ta.bind != nil {
+			binds[ta.Action] = ta
+		}
+	}
+	keys := t.Keys
+	dc, dm := t.DirectCounter, t.DirectMeter
+	run := func(st *State, call *ActionCall) {
+		a := call.Action
+		for i, p := range a.Params {
+			copy(st.S[p.Off:p.Off+p.Layout.Words], call.Args[i])
+		}
+		b := binds[a]
+		if b != nil {
+			b.bind(st)
+		}
+		if a.Run(st) == exited {
+			st.exit = true
+		}
+		if b != nil {
+			b.bindOut(st)
+		}
+	}
+	t.apply = func(st *State) (bool, *Action) {
+		for i, k := range keys {
+			k.load(st, key[i])
+		}
+		en := t.lookup(key)
+		if en == nil {
+			call := t.GetDefault()
+			st.meterColor = 0
+			run(st, call)
+			return false, call.Action
+		}
+		if dc != nil {
+			en.Counter.Add(uint64(st.Length))
+		}
+		if dm != nil {
+			st.meterColor = dm.executeCell(en.Meter, st, uint64(st.Length))
+		}
+		call := en.Call
+		if en.UseMember || en.UseGroup {
+			call = t.Profile.resolve(st, en)
+			if call == nil {
+				// an empty group: behave as a miss without running the default action
+				return false, nil
+			}
+		}
+		run(st, call)
+		return true, call.Action
+	}
+}
+
+func (c *compiler) tableApplyCall(e *env, call *ast.Call) func(*State) (bool, *Action) {
+	ci := c.info.Calls[call]
+	t, ok := c.objOf(e, ci.Recv).(*Table)
+	if !ok {
+		c.fail(call.Pos, "not a table")
+	}
+	return func(st *State) (bool, *Action) { return t.apply(st) }
+}
+
+// ExprString prints an expression as p4c names key fields.
+func ExprString(x ast.Expr) string {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.Member:
+		return ExprString(x.X) + "." + x.Name
+	case *ast.Index:
+		return ExprString(x.X) + "[" + ExprString(x.Index) + "]"
+	case *ast.Slice:
+		return ExprString(x.X) + "[" + ExprString(x.Hi) + ":" + ExprString(x.Lo) + "]"
+	case *ast.IntLit:
+		return x.Value.String()
+	case *ast.Call:
+		var args []string
+		for _, a := range x.Args {
+			args = append(args, ExprString(a.Value))
+		}
+		return ExprString(x.Fun) + "(" + strings.Join(args, ", ") + ")"
+	case *ast.Cast:
+		return ExprString(x.X)
+	case *ast.Binary:
+		return ExprString(x.X) + " " + x.Op + " " + ExprString(x.Y)
+	}
+	return "?"
+}
+
+// CounterCell is a packet and byte counter.
+type CounterCell struct {
+	Packets, Bytes atomic.Uint64
+}
+
+// Add counts one packet of n bytes.
+func (cc *CounterCell) Add(n uint64) {
+	cc.Packets.Add(1)
+	cc.Bytes.Add(n)
+}

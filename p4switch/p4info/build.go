@@ -1,0 +1,307 @@
+package p4info
+
+import (
+	"errors"
+	"sort"
+	"strings"
+
+	p4configv1 "github.com/p4lang/p4runtime/go/p4/config/v1"
+
+	"github.com/fairfabric/fairfabric/p4switch/interp"
+	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
+	"github.com/fairfabric/fairfabric/p4switch/p4/check"
+	"github.com/fairfabric/fairfabric/p4switch/p4/token"
+)
+
+// IDs maps the program's control-plane objects to their P4Runtime ids.
+type IDs struct {
+	Tables    map[*interp.Table]uint32
+	Actions   map[*interp.Action]uint32
+	Counters  map[*interp.Counter]uint32
+	Meters    map[*interp.Meter]uint32
+	Registers map[*interp.Register]uint32
+	Profiles  map[*interp.ActionProfile]uint32
+	Digests   map[*interp.DigestType]uint32
+	ValueSets map[*interp.ValueSet]uint32
+	// ControllerHeaders maps "packet_in"/"packet_out" to the header's fields.
+	ControllerHeaders map[string]*ControllerHeader
+}
+
+// ControllerHeader is a @controller_header header.
+type ControllerHeader struct {
+	ID     uint32
+	Fields []ControllerField
+}
+
+// ControllerField is one metadata field of a controller header.
+type ControllerField struct {
+	ID    uint32
+	Name  string
+	Width int
+}
+
+// Build generates the P4Info of p.
+func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
+	st := newSymbolTable()
+	ids := &IDs{
+		Tables: map[*interp.Table]uint32{}, Actions: map[*interp.Action]uint32{}, Counters: map[*interp.Counter]uint32{},
+		Meters: map[*interp.Meter]uint32{}, Registers: map[*interp.Register]uint32{}, Profiles: map[*interp.ActionProfile]uint32{},
+		Digests: map[*interp.DigestType]uint32{}, ValueSets: map[*interp.ValueSet]uint32{}, ControllerHeaders: map[string]*ControllerHeader{},
+	}
+	pre := func(k p4configv1.P4Ids_Prefix) uint32 { return uint32(k) }
+	tabSyms := map[*interp.Table]*symbol{}
+	actSyms := map[*interp.Action]*symbol{}
+	for _, t := range p.Tables {
+		tabSyms[t] = st.add(pre(p4configv1.P4Ids_TABLE), t.Name, t.Annos)
+	}
+	for _, a := range p.Actions {
+		actSyms[a] = st.add(pre(p4configv1.P4Ids_ACTION), a.Name, a.Annos)
+	}
+	vsSyms := map[*interp.ValueSet]*symbol{}
+	for _, v := range p.ValueSets {
+		vsSyms[v] = st.add(pre(p4configv1.P4Ids_VALUE_SET), v.Name, v.Annos)
+	}
+	ctrSyms := map[*interp.Counter]*symbol{}
+	for _, c := range p.Counters {
+		k := p4configv1.P4Ids_COUNTER
+		if c.Direct {
+			if c.Table == nil {
+				continue
+			}
+			k = p4configv1.P4Ids_DIRECT_COUNTER
+		}
+		ctrSyms[c] = st.add(pre(k), c.Name, c.Annos)
+	}
+	mtrSyms := map[*interp.Meter]*symbol{}
+	for _, m := range p.Meters {
+		k := p4configv1.P4Ids_METER
+		if m.Direct {
+			if m.Table == nil {
+				continue
+			}
+			k = p4configv1.P4Ids_DIRECT_METER
+		}
+		mtrSyms[m] = st.add(pre(k), m.Name, m.Annos)
+	}
+	regSyms := map[*interp.Register]*symbol{}
+	for _, r := range p.Registers {
+		regSyms[r] = st.add(pre(p4configv1.P4Ids_REGISTER), r.Name, r.Annos)
+	}
+	profSyms := map[*interp.ActionProfile]*symbol{}
+	for _, a := range p.Profiles {
+		profSyms[a] = st.add(pre(p4configv1.P4Ids_ACTION_PROFILE), a.Name, a.Annos)
+	}
+	digSyms := map[*interp.DigestType]*symbol{}
+	for _, d := range p.Digests {
+		digSyms[d] = st.add(pre(p4configv1.P4Ids_DIGEST), d.Name, nil)
+	}
+	type ctrlHdr struct {
+		name string
+		decl *ast.StructDecl
+		st   *check.Struct
+		sym  *symbol
+	}
+	var ctrlHdrs []*ctrlHdr
+	for _, d := range p.Info.Program.Decls {
+		sd, ok := d.(*ast.StructDecl)
+		if !ok || sd.Kind != "header" || !sd.Annos.Has("controller_header") {
+			continue
+		}
+		name, _ := sd.Annos.String("controller_header")
+		o := p.Info.Global.Lookup(sd.Name)
+		ch := &ctrlHdr{name: name, decl: sd, st: o.Type.(*check.Struct)}
+		ch.sym = st.add(pre(p4configv1.P4Ids_CONTROLLER_HEADER), name, sd.Annos)
+		ctrlHdrs = append(ctrlHdrs, ch)
+	}
+	st.assign()
+	if len(st.errs) > 0 {
+		return nil, nil, errors.New(strings.Join(st.errs, "; "))
+	}
+	preamble := func(s *symbol) *p4configv1.Preamble {
+		return &p4configv1.Preamble{Id: s.id, Name: s.name, Alias: st.alias(s.name), Annotations: annotationStrings(s.annos)}
+	}
+	info := &p4configv1.P4Info{PkgInfo: &p4configv1.PkgInfo{Arch: "v1model"}}
+	types := newTypeInfo(p.Info)
+
+	for _, t := range p.Tables {
+		s := tabSyms[t]
+		ids.Tables[t] = s.id
+		pt := &p4configv1.Table{Preamble: preamble(s), Size: int64(t.Size)}
+		for i, k := range t.Keys {
+			mf := &p4configv1.MatchField{Id: uint32(i + 1), Name: k.Name, Bitwidth: int32(k.Width), Annotations: annotationStrings(k.Annos)}
+			switch k.MatchKind {
+			case "exact":
+				mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}
+			case "lpm":
+				mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_LPM}
+			case "ternary":
+				mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}
+			case "range":
+				mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_RANGE}
+			case "optional":
+				mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_OPTIONAL}
+			default:
+				mf.Match = &p4configv1.MatchField_OtherMatchType{OtherMatchType: k.MatchKind}
+			}
+			pt.MatchFields = append(pt.MatchFields, mf)
+		}
+		for _, ta := range t.Actions {
+			ref := &p4configv1.ActionRef{Id: actSyms[ta.Action].id, Annotations: annotationStrings(ta.Annos)}
+			if ta.DefaultOnly {
+				ref.Scope = p4configv1.ActionRef_DEFAULT_ONLY
+			} else if ta.TableOnly {
+				ref.Scope = p4configv1.ActionRef_TABLE_ONLY
+			}
+			pt.ActionRefs = append(pt.ActionRefs, ref)
+		}
+		if t.InitDefault != nil {
+			pt.InitialDefaultAction = &p4configv1.TableActionCall{ActionId: actSyms[t.InitDefault.Action].id}
+			if t.ConstDefault {
+				pt.ConstDefaultActionId = actSyms[t.InitDefault.Action].id
+			}
+		}
+		if t.Profile != nil {
+			pt.ImplementationId = profSyms[t.Profile].id
+		}
+		if t.DirectCounter != nil {
+			pt.DirectResourceIds = append(pt.DirectResourceIds, ctrSyms[t.DirectCounter].id)
+		}
+		if t.DirectMeter != nil {
+			pt.DirectResourceIds = append(pt.DirectResourceIds, mtrSyms[t.DirectMeter].id)
+		}
+		if t.SupportsIdle {
+			pt.IdleTimeoutBehavior = p4configv1.Table_NOTIFY_CONTROL
+		}
+		if t.ConstEntries {
+			pt.IsConstTable = true
+		} else if t.Len() > 0 {
+			pt.HasInitialEntries = true
+		}
+		info.Tables = append(info.Tables, pt)
+	}
+	for _, a := range p.Actions {
+		s := actSyms[a]
+		ids.Actions[a] = s.id
+		pa := &p4configv1.Action{Preamble: preamble(s)}
+		for i, prm := range a.Params {
+			pp := &p4configv1.Action_Param{Id: uint32(i + 1), Name: prm.Name, Bitwidth: int32(prm.Width), Annotations: annotationStrings(prm.Annos)}
+			if tn := types.namedType(prm.Type); tn != nil {
+				pp.TypeName = tn
+			}
+			pa.Params = append(pa.Params, pp)
+		}
+		info.Actions = append(info.Actions, pa)
+	}
+	for _, a := range p.Profiles {
+		s := profSyms[a]
+		ids.Profiles[a] = s.id
+		pp := &p4configv1.ActionProfile{Preamble: preamble(s), WithSelector: a.Selector, Size: int64(a.Size)}
+		for _, t := range a.Tables {
+			pp.TableIds = append(pp.TableIds, tabSyms[t].id)
+		}
+		info.ActionProfiles = append(info.ActionProfiles, pp)
+	}
+	unit := func(u int) p4configv1.CounterSpec_Unit {
+		switch u {
+		case 0:
+			return p4configv1.CounterSpec_PACKETS
+		case 1:
+			return p4configv1.CounterSpec_BYTES
+		}
+		return p4configv1.CounterSpec_BOTH
+	}
+	munit := func(u int) p4configv1.MeterSpec_Unit {
+		if u == 1 {
+			return p4configv1.MeterSpec_BYTES
+		}
+		return p4configv1.MeterSpec_PACKETS
+	}
+	for _, c := range p.Counters {
+		s, ok := ctrSyms[c]
+		if !ok {
+			continue
+		}
+		ids.Counters[c] = s.id
+		if c.Direct {
+			info.DirectCounters = append(info.DirectCounters, &p4configv1.DirectCounter{Preamble: preamble(s), Spec: &p4configv1.CounterSpec{Unit: unit(c.Unit)}, DirectTableId: tabSyms[c.Table].id})
+		} else {
+			info.Counters = append(info.Counters, &p4configv1.Counter{Preamble: preamble(s), Spec: &p4configv1.CounterSpec{Unit: unit(c.Unit)}, Size: int64(c.Size)})
+		}
+	}
+	for _, m := range p.Meters {
+		s, ok := mtrSyms[m]
+		if !ok {
+			continue
+		}
+		ids.Meters[m] = s.id
+		if m.Direct {
+			info.DirectMeters = append(info.DirectMeters, &p4configv1.DirectMeter{Preamble: preamble(s), Spec: &p4configv1.MeterSpec{Unit: munit(m.Unit)}, DirectTableId: tabSyms[m.Table].id})
+		} else {
+			info.Meters = append(info.Meters, &p4configv1.Meter{Preamble: preamble(s), Spec: &p4configv1.MeterSpec{Unit: munit(m.Unit)}, Size: int64(m.Size)})
+		}
+	}
+	for _, ch := range ctrlHdrs {
+		cpm := &p4configv1.ControllerPacketMetadata{Preamble: preamble(ch.sym)}
+		hdr := &ControllerHeader{ID: ch.sym.id}
+		for i, f := range ch.st.Fields {
+			w := check.Width(f.Type)
+			m := &p4configv1.ControllerPacketMetadata_Metadata{Id: uint32(i + 1), Name: f.Name, Bitwidth: int32(w), Annotations: annotationStrings(f.Annos)}
+			if tn := types.namedType(f.Type); tn != nil {
+				m.TypeName = tn
+			}
+			cpm.Metadata = append(cpm.Metadata, m)
+			hdr.Fields = append(hdr.Fields, ControllerField{ID: uint32(i + 1), Name: f.Name, Width: w})
+		}
+		ids.ControllerHeaders[ch.name] = hdr
+		info.ControllerPacketMetadata = append(info.ControllerPacketMetadata, cpm)
+	}
+	for _, v := range p.ValueSets {
+		s := vsSyms[v]
+		ids.ValueSets[v] = s.id
+		pv := &p4configv1.ValueSet{Preamble: preamble(s), Size: int32(v.Size)}
+		pv.Match = append(pv.Match, &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}})
+		info.ValueSets = append(info.ValueSets, pv)
+	}
+	for _, r := range p.Registers {
+		s := regSyms[r]
+		ids.Registers[r] = s.id
+		info.Registers = append(info.Registers, &p4configv1.Register{Preamble: preamble(s), TypeSpec: types.spec(r.Layout.Type), Size: int32(r.Size)})
+	}
+	for _, d := range p.Digests {
+		s := digSyms[d]
+		ids.Digests[d] = s.id
+		info.Digests = append(info.Digests, &p4configv1.Digest{Preamble: preamble(s), TypeSpec: types.spec(d.Type)})
+	}
+	// p4c always emits type_info, even when it is empty
+	info.TypeInfo = types.info
+	return info, ids, nil
+}
+
+// annotationStrings renders annotations as p4c lists them in preambles.
+func annotationStrings(as ast.Annotations) []string {
+	var out []string
+	for _, a := range as {
+		switch a.Name {
+		case "name", "id", "hidden", "field_list":
+			continue
+		}
+		s := "@" + a.Name
+		if a.Raw != nil {
+			var sb strings.Builder
+			for i, t := range a.Raw {
+				if i > 0 && !(t.Kind == token.Punct && (t.Text == "," || t.Text == ")")) && !(a.Raw[i-1].Kind == token.Punct && a.Raw[i-1].Text == "(") {
+					sb.WriteString(" ")
+				}
+				if t.Kind == token.String {
+					sb.WriteString(`"` + strings.ReplaceAll(t.Text, `"`, `\"`) + `"`)
+				} else {
+					sb.WriteString(t.Text)
+				}
+			}
+			s += "(" + sb.String() + ")"
+		}
+		out = append(out, s)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return false })
+	return out
+}

@@ -1,0 +1,140 @@
+package sw
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	p4configv1 "github.com/p4lang/p4runtime/go/p4/config/v1"
+	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
+
+	"github.com/fairfabric/fairfabric/p4switch/netio"
+	"github.com/fairfabric/fairfabric/p4switch/target"
+	"github.com/fairfabric/fairfabric/p4switch/tm"
+)
+
+// crossPipe sends port 1's frames to port 2 and port 2's to port 1. A frame
+// whose first byte is 'R' is recirculated once (with the byte changed to
+// 'r'); one starting with 'C' is also cloned egress-to-egress to port 3.
+type crossPipe struct{}
+
+type pkt struct {
+	data []byte
+	meta target.QueueMeta
+}
+
+func (crossPipe) P4Info() *p4Info                         { return nil }
+func (crossPipe) Write(*update) error                     { return nil }
+func (crossPipe) Read(*entity, func(*entity) error) error { return nil }
+func (crossPipe) Ingress(a target.Arrival) target.IngressResult {
+	out := uint32(3 - a.Port)
+	if a.Preserved != nil {
+		out = a.Preserved.(uint32)
+	}
+	return target.IngressResult{Queued: []target.Queued{{EgressPort: out, Length: len(a.Data), Packet: &pkt{data: a.Data}}}}
+}
+func (crossPipe) Egress(q target.Queued, m target.QueueMeta) target.EgressResult {
+	p := q.Packet.(*pkt)
+	switch p.data[0] {
+	case 'R':
+		d := append([]byte{'r'}, p.data[1:]...)
+		return target.EgressResult{Recirc: []target.Recirculation{{Data: d, Preserved: q.EgressPort}}}
+	case 'C':
+		return target.EgressResult{Out: &target.Output{Port: q.EgressPort, Data: p.data},
+			Queued: []target.Queued{{EgressPort: 3, Length: len(p.data), Packet: &pkt{data: append([]byte("c"), p.data[1:]...)}}}}
+	}
+	return target.EgressResult{Out: &target.Output{Port: q.EgressPort, Data: p.data}}
+}
+
+func TestSwitchPaths(t *testing.T) {
+	hosts := map[uint32]*netio.MemPort{}
+	ports := map[uint32]netio.Port{}
+	for _, n := range []uint32{1, 2, 3} {
+		a, b := netio.Pipe("sw", "host", 64)
+		ports[n], hosts[n] = a, b
+	}
+	s, err := New(Config{Ports: ports, Queues: map[uint32]tm.PortConfig{2: {Depth: 8, Loss: 0}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	defer s.Stop()
+	recv := func(port uint32) []byte {
+		t.Helper()
+		got := make(chan []byte, 1)
+		go func() {
+			bufs, lens := [][]byte{make([]byte, netio.MaxFrame)}, []int{0}
+			if n, err := hosts[port].ReadBatch(bufs, lens); err == nil && n == 1 {
+				got <- bufs[0][:lens[0]]
+			}
+		}()
+		select {
+		case f := <-got:
+			return f
+		case <-time.After(5 * time.Second):
+			t.Fatalf("nothing arrived on port %d", port)
+			return nil
+		}
+	}
+	// No pipeline: frames are counted and dropped.
+	hosts[1].WriteBatch([][]byte{[]byte("dropped")})
+	for s.Counters.NoPipeline.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if err := s.SetPipeline(crossPipe{}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		in       uint32
+		frame    string
+		outPort  uint32
+		outFrame string
+	}{
+		{1, "plain", 2, "plain"},
+		{2, "back", 1, "back"},
+		{1, "Recirculated", 2, "recirculated"},
+		{2, "Cloned", 1, "Cloned"},
+	}
+	for _, c := range cases {
+		hosts[c.in].WriteBatch([][]byte{[]byte(c.frame)})
+		if got := recv(c.outPort); !bytes.Equal(got, []byte(c.outFrame)) {
+			t.Fatalf("%s: port %d got %q, want %q", c.frame, c.outPort, got, c.outFrame)
+		}
+	}
+	if got := recv(3); string(got) != "cloned" {
+		t.Fatalf("E2E clone on port 3: %q", got)
+	}
+	// Runtime loss of 100% on port 2 drops everything there.
+	c, _ := s.TM().Config(2)
+	c.Loss = 1
+	s.TM().Configure(2, c)
+	for i := 0; i < 5; i++ {
+		hosts[1].WriteBatch([][]byte{[]byte("lost")})
+	}
+	for {
+		st, _ := s.TM().Stats(2)
+		if st.LossDrops == 5 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	a, _ := netio.Pipe("a", "b", 1)
+	for _, c := range []Config{
+		{Ports: map[uint32]netio.Port{1: a}, CPUPort: 1},
+		{Ports: map[uint32]netio.Port{1: a}, Queues: map[uint32]tm.PortConfig{2: tm.DefaultConfig()}},
+		{Ports: map[uint32]netio.Port{1: a}, Queues: map[uint32]tm.PortConfig{1: {Depth: 0}}},
+	} {
+		if _, err := New(c); err == nil {
+			t.Errorf("New(%+v) accepted", c)
+		}
+	}
+}
+
+type (
+	p4Info = p4configv1.P4Info
+	update = p4v1.Update
+	entity = p4v1.Entity
+)

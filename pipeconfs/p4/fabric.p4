@@ -1,0 +1,200 @@
+// fairfabric: one v1model pipeline for every switch of the fabric (leaf, spine,
+// core); the role of a switch comes from its table entries. See
+// docs/pipeline.md for every table, register, meter and counter.
+#include <core.p4>
+#include <v1model.p4>
+
+#include "include/define.p4"
+#include "include/size.p4"
+#include "include/header.p4"
+#include "include/parser.p4"
+#include "include/control/clock.p4"
+#include "include/control/packetio.p4"
+#include "include/control/port_kind.p4"
+#include "include/control/arp.p4"
+#include "include/control/acl.p4"
+#include "include/control/downward_routing.p4"
+#include "include/control/pinned_path.p4"
+#include "include/control/upward_routing.p4"
+#include "include/control/failure_detection.p4"
+#include "include/control/probe_bounce.p4"
+#include "include/control/delay_sensing.p4"
+#include "include/control/safe_rate.p4"
+#include "include/control/port_utilization.p4"
+#include "include/control/egress_sensing.p4"
+#include "include/control/augmented_queue.p4"
+#include "include/control/ecn.p4"
+#include "include/control/egress_rewrite.p4"
+
+control FabricIngress(inout headers_t hdr,
+                      inout local_metadata_t meta,
+                      inout standard_metadata_t standard_metadata) {
+    IngressClock() clock;
+    PortUtilization() port_utilization;
+    FailureDetection() failure_detection;
+    IngressPortKind() port_kind;
+    DelaySensing() delay_sensing;
+    SafeRate() safe_rate;
+    Arp() arp;
+    MyStation() my_station;
+    Acl() acl;
+    AqClassifyOutbound() aq_classify_outbound;
+    AugmentedQueue() aq_ingress;
+    DownwardRouting() downward_routing;
+    PathClassifier() path_classifier;
+    PinnedPath() pinned_path;
+    UpwardRouting() upward_routing;
+    ProbeBounce() probe_bounce;
+    DownstreamMeter() downstream_meter;
+
+    apply {
+        clock.apply(hdr, meta, standard_metadata);
+        // A recirculated utilisation event only updates port_utilizations.
+        port_utilization.apply(meta, standard_metadata);
+        if (standard_metadata.instance_type == PKT_INSTANCE_TYPE_RECIRC) {
+            return;
+        }
+        // Whatever no block forwards is dropped.
+        mark_to_drop(standard_metadata);
+        failure_detection.apply(hdr, meta, standard_metadata);
+
+        if (hdr.packet_out.isValid()) {
+            if (hdr.packet_out.do_forward == 0) {
+                standard_metadata.egress_spec = hdr.packet_out.egress_port;
+                hdr.packet_out.setInvalid();
+                return;
+            }
+            hdr.packet_out.setInvalid();
+        }
+        if (hdr.echo.isValid()) {
+            downstream_meter.apply(hdr, meta, standard_metadata);
+            return;
+        }
+
+        port_kind.apply(meta, standard_metadata);
+        bool first_pass = standard_metadata.instance_type != PKT_INSTANCE_TYPE_RESUBMIT;
+        if (hdr.fabric.isValid()) {
+            meta.ing_aq_id = hdr.fabric.ing_aq_id;
+            meta.egr_aq_id = hdr.fabric.egr_aq_id;
+            if (first_pass) {
+                meta.vdelay_ns = hdr.fabric.vdelay_ns;
+                delay_sensing.apply(hdr, meta, standard_metadata);
+            }
+        }
+
+        if (hdr.arp.isValid()) {
+            arp.apply(hdr, meta, standard_metadata);
+        } else if (hdr.ipv4.isValid()) {
+            bool router_mac;
+            my_station.apply(hdr, router_mac);
+            // A corrupted IPv4 header is dropped (and, for vFab, is a fault).
+            if (router_mac && standard_metadata.checksum_error == 0) {
+                hash(meta.flow_hash, HashAlgorithm.crc32, (bit<32>) 0,
+                     { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, hdr.ipv4.protocol,
+                       meta.l4_src_port, meta.l4_dst_port },
+                     (bit<32>) 0xFFFFFFFF);
+                acl.apply(hdr, meta, standard_metadata);
+                if (meta.drop_policy) {
+                    // dropped by the ACL
+                } else if (hdr.ipv4.ttl <= 1) {
+                    meta.drop_ttl = true;
+                } else {
+                    hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
+                    if (first_pass) {
+                        safe_rate.apply(hdr, meta, standard_metadata);
+                        if (meta.in_port_kind == PORT_KIND_HOST) {
+                            aq_classify_outbound.apply(hdr, meta);
+                        }
+                        aq_ingress.apply(meta, meta.ing_aq_id, meta.now_ingress,
+                                         (bit<32>) hdr.ipv4.total_len);
+                        if (meta.aq_drop) {
+                            meta.drop_policy = true;
+                        }
+                    }
+                    if (!meta.drop_policy) {
+                        if (meta.aq_mark && hdr.ipv4.ecn != 0) {
+                            hdr.ipv4.ecn = 3;
+                        }
+                        if (meta.in_port_kind == PORT_KIND_HOST && !hdr.vlan.isValid()) {
+                            path_classifier.apply(hdr, meta, standard_metadata);
+                        }
+                        downward_routing.apply(hdr, meta, standard_metadata);
+                        if (!meta.routed && hdr.vlan.isValid()) {
+                            pinned_path.apply(hdr, meta, standard_metadata);
+                            // Data pinned to a failed uplink fails over to the
+                            // routing groups; probes are bounced below.
+                            if (meta.routed && !hdr.probe.isValid()
+                                    && ((meta.failed_ports >> ((bit<16>) standard_metadata.egress_spec)) & 1) == 1) {
+                                meta.routed = false;
+                                mark_to_drop(standard_metadata);
+                            }
+                        }
+                        if (!meta.routed) {
+                            upward_routing.apply(hdr, meta, standard_metadata);
+                        }
+                        if (meta.routed && hdr.probe.isValid()
+                                && ((meta.failed_ports >> ((bit<16>) standard_metadata.egress_spec)) & 1) == 1) {
+                            probe_bounce.apply(hdr, meta, standard_metadata);
+                        }
+                    }
+                }
+                if (meta.drop_ttl || meta.drop_policy) {
+                    mark_to_drop(standard_metadata);
+                }
+            }
+        }
+        downstream_meter.apply(hdr, meta, standard_metadata);
+    }
+}
+
+control FabricEgress(inout headers_t hdr,
+                     inout local_metadata_t meta,
+                     inout standard_metadata_t standard_metadata) {
+    EgressClock() clock;
+    PacketInEgress() packet_in;
+    EgressPortKind() port_kind;
+    AqClassifyInbound() aq_classify_inbound;
+    AugmentedQueue() aq_egress;
+    EgressSensing() sensing;
+    EcnMarking() ecn;
+    EgressRewrite() rewrite;
+    UpstreamMeter() upstream_meter;
+
+    apply {
+        clock.apply(meta, standard_metadata);
+        if (standard_metadata.egress_port == CPU_PORT) {
+            packet_in.apply(hdr, meta, standard_metadata);
+            return;
+        }
+        if (standard_metadata.instance_type != PKT_INSTANCE_TYPE_NORMAL) {
+            return;
+        }
+        if (!hdr.echo.isValid()) {
+            port_kind.apply(meta, standard_metadata);
+            if (meta.routed && hdr.ipv4.isValid()) {
+                if (meta.out_port_kind == PORT_KIND_HOST) {
+                    aq_classify_inbound.apply(hdr, meta);
+                }
+                aq_egress.apply(meta, meta.egr_aq_id, meta.now_egress,
+                                (bit<32>) hdr.ipv4.total_len);
+                if (meta.aq_drop) {
+                    mark_to_drop(standard_metadata);
+                    return;
+                }
+            }
+            sensing.apply(hdr, meta, standard_metadata);
+            if (meta.routed && hdr.ipv4.isValid()) {
+                ecn.apply(hdr, meta, standard_metadata);
+                rewrite.apply(hdr, meta, standard_metadata);
+            }
+        }
+        upstream_meter.apply(hdr, meta, standard_metadata);
+    }
+}
+
+V1Switch(FabricParser(),
+         FabricVerifyChecksum(),
+         FabricIngress(),
+         FabricEgress(),
+         FabricComputeChecksum(),
+         FabricDeparser()) main;

@@ -1,0 +1,179 @@
+// vFab data-plane failure detection (§2.7 of the digest, vFab §III-E/§IV-B).
+//
+// Upstream meters (UM, egress of the sending switch) and downstream meters
+// (DM, end of ingress of the receiving switch) count passing packets, TTL drops
+// and policy (ACL, AQ) drops per port. The controller sends an echo request
+// out of port p (packet-out): the egress snapshots and resets UM[p]; the
+// neighbour's ingress adds and resets its DM and returns an echo reply; the
+// reply's arrival here computes the batch's loss without division:
+//   sent = um_pass - um_ttl - um_acl, lost = sent - (dm_pass + dm_ttl + dm_acl)
+//   bad  = lost * 100 > LOSS_PERCENT * sent
+// failed[p] is set after FAIL_BATCHES consecutive bad batches and cleared after
+// RECOVER_BATCHES good ones; each change is a packet-in (metric LINK_FAILURE).
+// An echo request sent while the previous one is unanswered counts as a bad
+// batch (a missing reply is 100% loss).
+#ifndef __FAIRFABRIC_FAILURE_DETECTION__
+#define __FAIRFABRIC_FAILURE_DETECTION__
+
+// Ingress, start: failed[] state, echo replies, echo requests from the CPU.
+control FailureDetection(inout headers_t hdr,
+                         inout local_metadata_t meta,
+                         inout standard_metadata_t standard_metadata) {
+    register<bit<64>>(1) failed_ports;
+    register<bit<8>>(PORT_STATE_SIZE) bad_batches;
+    register<bit<8>>(PORT_STATE_SIZE) good_batches;
+    register<bit<1>>(PORT_STATE_SIZE) echo_outstanding;
+
+    action record_batch(in port_t port, in bool bad, in bit<32> lost) {
+        bit<32> index = (bit<32>) port;
+        bit<8> bads;
+        bit<8> goods;
+        bit<64> failed;
+        bad_batches.read(bads, index);
+        good_batches.read(goods, index);
+        failed_ports.read(failed, 0);
+        bit<64> mask = ((bit<64>) 1) << ((bit<16>) port);
+        if (bad) {
+            if (bads != 0xFF) {
+                bads = bads + 1;
+            }
+            goods = 0;
+        } else {
+            if (goods != 0xFF) {
+                goods = goods + 1;
+            }
+            bads = 0;
+        }
+        meta.report_direction = DIR_NONE;
+        if ((failed & mask) == 0 && bads >= FAIL_BATCHES) {
+            failed = failed | mask;
+            meta.report_direction = DIR_INCREASE;
+        } else if ((failed & mask) != 0 && goods >= RECOVER_BATCHES) {
+            failed = failed & ~mask;
+            meta.report_direction = DIR_DECREASE;
+        }
+        bad_batches.write(index, bads);
+        good_batches.write(index, goods);
+        failed_ports.write(0, failed);
+        meta.failed_ports = failed;
+        meta.event_raised = meta.report_direction != DIR_NONE;
+        meta.report_in_port = standard_metadata.ingress_port;
+        meta.report_reason = REASON_EVENT;
+        meta.report_port = port;
+        meta.report_metric = METRIC_LINK_FAILURE;
+        meta.report_value = lost;
+    }
+
+    apply {
+        failed_ports.read(meta.failed_ports, 0);
+        if (!hdr.echo.isValid()) {
+            return;
+        }
+        if (hdr.packet_out.isValid()) {
+            // An echo request leaving for its port.
+            if (hdr.echo.echo_type == ECHO_REQUEST) {
+                bit<32> out_index = (bit<32>) hdr.packet_out.egress_port;
+                bit<1> outstanding;
+                echo_outstanding.read(outstanding, out_index);
+                if (outstanding == 1) {
+                    record_batch(hdr.packet_out.egress_port, true, 0xFFFFFFFF);
+                    if (meta.event_raised) {
+                        clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION_ID, FL_EVENT);
+                    }
+                }
+                echo_outstanding.write(out_index, 1);
+            }
+        } else if (hdr.echo.echo_type == ECHO_REPLY) {
+            port_t port = standard_metadata.ingress_port;
+            echo_outstanding.write((bit<32>) port, 0);
+            bit<32> sent = 0;
+            if (hdr.echo.um_pass > hdr.echo.um_ttl + hdr.echo.um_acl) {
+                sent = hdr.echo.um_pass - hdr.echo.um_ttl - hdr.echo.um_acl;
+            }
+            bit<32> arrived = hdr.echo.dm_pass + hdr.echo.dm_ttl + hdr.echo.dm_acl;
+            bit<32> lost = 0;
+            if (sent > arrived) {
+                lost = sent - arrived;
+            }
+            record_batch(port, lost * 100 > LOSS_PERCENT * sent, lost);
+            if (meta.event_raised) {
+                standard_metadata.egress_spec = CPU_PORT;
+            } else {
+                mark_to_drop(standard_metadata);
+            }
+        }
+    }
+}
+
+// Ingress, end: echo requests from the neighbour, and DM accounting.
+control DownstreamMeter(inout headers_t hdr,
+                        inout local_metadata_t meta,
+                        inout standard_metadata_t standard_metadata) {
+    register<bit<32>>(PORT_STATE_SIZE) dm_pass;
+    register<bit<32>>(PORT_STATE_SIZE) dm_ttl;
+    register<bit<32>>(PORT_STATE_SIZE) dm_acl;
+
+    apply {
+        if (standard_metadata.ingress_port == CPU_PORT || meta.resubmitting) {
+            return;
+        }
+        bit<32> index = (bit<32>) standard_metadata.ingress_port;
+        if (hdr.echo.isValid()) {
+            if (hdr.echo.echo_type == ECHO_REQUEST) {
+                dm_pass.read(hdr.echo.dm_pass, index);
+                dm_ttl.read(hdr.echo.dm_ttl, index);
+                dm_acl.read(hdr.echo.dm_acl, index);
+                dm_pass.write(index, 0);
+                dm_ttl.write(index, 0);
+                dm_acl.write(index, 0);
+                hdr.echo.echo_type = ECHO_REPLY;
+                mac_t requester = hdr.ethernet.src_addr;
+                hdr.ethernet.src_addr = hdr.ethernet.dst_addr;
+                hdr.ethernet.dst_addr = requester;
+                standard_metadata.egress_spec = standard_metadata.ingress_port;
+            }
+            return;
+        }
+        bit<32> count;
+        if (meta.drop_ttl) {
+            dm_ttl.read(count, index);
+            dm_ttl.write(index, count + 1);
+        } else if (meta.drop_policy) {
+            dm_acl.read(count, index);
+            dm_acl.write(index, count + 1);
+        } else if (standard_metadata.egress_spec != DROP_PORT) {
+            dm_pass.read(count, index);
+            dm_pass.write(index, count + 1);
+        }
+    }
+}
+
+// Egress: UM accounting and the UM snapshot into echo requests. Runs after
+// the egress AQ, so AQ policing drops never count as sent.
+control UpstreamMeter(inout headers_t hdr,
+                      inout local_metadata_t meta,
+                      in standard_metadata_t standard_metadata) {
+    register<bit<32>>(PORT_STATE_SIZE) um_pass;
+    register<bit<32>>(PORT_STATE_SIZE) um_ttl;
+    register<bit<32>>(PORT_STATE_SIZE) um_acl;
+
+    apply {
+        bit<32> index = (bit<32>) standard_metadata.egress_port;
+        if (hdr.echo.isValid()) {
+            if (hdr.echo.echo_type == ECHO_REQUEST) {
+                um_pass.read(hdr.echo.um_pass, index);
+                um_ttl.read(hdr.echo.um_ttl, index);
+                um_acl.read(hdr.echo.um_acl, index);
+                um_pass.write(index, 0);
+                um_ttl.write(index, 0);
+                um_acl.write(index, 0);
+            }
+        } else if (!meta.aq_drop) {
+            bit<32> count;
+            um_pass.read(count, index);
+            um_pass.write(index, count + 1);
+        }
+    }
+}
+
+#endif
