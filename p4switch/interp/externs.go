@@ -180,6 +180,12 @@ func (c *compiler) serializer(v val) func(*State, *bitWriter) {
 	n := l.Size
 	tmp := c.alloc(n)
 	store := c.storeFn(v, l)
+	if fl := flatten(l); fl != nil {
+		return func(st *State, bw *bitWriter) {
+			store(st, st.S[tmp:tmp+n])
+			fl.write(bw, st.S[tmp:tmp+n])
+		}
+	}
 	return func(st *State, bw *bitWriter) {
 		store(st, st.S[tmp:tmp+n])
 		serializeAll(bw, l, st.S[tmp:tmp+n])
@@ -506,7 +512,7 @@ func (c *compiler) externMethod(e *env, call *ast.Call, ci *check.CallInfo, args
 		return stmt(func(st *State) {
 			i := iu(st)
 			if i < uint64(len(ctr.Cells)) {
-				ctr.Cells[i].Add(uint64(len(st.Pkt)))
+				ctr.Cells[i].Add(uint64(st.Length))
 			}
 		}), val{}
 	case "direct_counter":
@@ -521,7 +527,7 @@ func (c *compiler) externMethod(e *env, call *ast.Call, ci *check.CallInfo, args
 			if i >= uint64(len(m.Cells)) {
 				return Green
 			}
-			return m.executeCell(m.Cells[i], st, uint64(len(st.Pkt)))
+			return m.executeCell(m.Cells[i], st, uint64(st.Length))
 		}})
 		return stmt(set), val{}
 	case "direct_meter":

@@ -403,6 +403,13 @@ func (c *compiler) emitFn(e *env, x ast.Expr) func(*State) {
 	l := v.l
 	if v.lv != nil && v.lv.static {
 		off := v.lv.off
+		if fl := flatten(l); fl != nil && l.Kind == KHeader {
+			return func(st *State) {
+				if st.S[off] != 0 {
+					fl.write(&st.Out, st.S[off:off+l.Size])
+				}
+			}
+		}
 		return func(st *State) { emitLayout(&st.Out, l, st.S[off:off+l.Size]) }
 	}
 	n := l.Size

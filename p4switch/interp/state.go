@@ -9,10 +9,15 @@ import (
 type State struct {
 	S   []uint64
 	Pkt []byte // the packet as received (parser input)
-	Off int    // parser cursor in bits
-	Out bitWriter
-	Now time.Duration
-	P   *Program
+	// Length is what counters and meters count, in bytes: the whole packet
+	// as it entered the ingress pipeline (BMv2's packet length register).
+	// Reset sets it to len(Pkt); egress, whose Pkt is only the unparsed
+	// payload, sets it to the packet's length.
+	Length int
+	Off    int // parser cursor in bits
+	Out    bitWriter
+	Now    time.Duration
+	P      *Program
 
 	// Requests made by v1model externs during ingress/egress.
 	Clones     []CloneRequest
@@ -52,7 +57,7 @@ func (p *Program) NewState() *State {
 // Reset prepares st for a new packet.
 func (st *State) Reset(pkt []byte, now time.Duration) {
 	clear(st.S)
-	st.Pkt, st.Off, st.Now = pkt, 0, now
+	st.Pkt, st.Off, st.Now, st.Length = pkt, 0, now, len(pkt)
 	st.Out.buf, st.Out.bits = st.Out.buf[:0], 0
 	st.Clones, st.Digests = st.Clones[:0], st.Digests[:0]
 	st.Resubmit, st.Recirc, st.Truncate, st.Drop, st.Failure = 0, 0, 0, false, ""

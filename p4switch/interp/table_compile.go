@@ -256,10 +256,10 @@ func (c *compiler) compileApply(e *env, t *Table) {
 			return false, call.Action
 		}
 		if dc != nil {
-			en.Counter.Add(uint64(len(st.Pkt)))
+			en.Counter.Add(uint64(st.Length))
 		}
 		if dm != nil {
-			st.meterColor = dm.executeCell(en.Meter, st, uint64(len(st.Pkt)))
+			st.meterColor = dm.executeCell(en.Meter, st, uint64(st.Length))
 		}
 		call := en.Call
 		if en.UseMember || en.UseGroup {

@@ -33,6 +33,7 @@ type AFPacket struct {
 	rxMsgs  []mmsghdr
 	rxIovs  []unix.Iovec
 	rxNames []unix.RawSockaddrLinklayer
+	rxCtrl  []byte // one PACKET_AUXDATA control buffer per message
 
 	txMsgs []mmsghdr
 	txIovs []unix.Iovec
@@ -77,6 +78,11 @@ func OpenAFPacket(ifname string) (*AFPacket, error) {
 		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUF, 4<<20)
 	}
 	_ = unix.SetsockoptInt(fd, unix.SOL_PACKET, unix.PACKET_QDISC_BYPASS, 1)
+	// The kernel moves a received frame's 802.1Q tag out of the frame into
+	// the skb; PACKET_AUXDATA hands it back so ReadBatch can restore it.
+	if err := unix.SetsockoptInt(fd, unix.SOL_PACKET, unix.PACKET_AUXDATA, 1); err != nil {
+		return fail("PACKET_AUXDATA", err)
+	}
 
 	file := os.NewFile(uintptr(fd), "afpacket:"+ifname)
 	conn, err := file.SyscallConn()
@@ -88,6 +94,7 @@ func OpenAFPacket(ifname string) (*AFPacket, error) {
 		name: ifname, file: file, conn: conn,
 		rxMsgs: make([]mmsghdr, Batch), rxIovs: make([]unix.Iovec, Batch),
 		rxNames: make([]unix.RawSockaddrLinklayer, Batch),
+		rxCtrl:  make([]byte, Batch*auxCtrlSpace),
 		txMsgs:  make([]mmsghdr, Batch), txIovs: make([]unix.Iovec, Batch),
 	}
 	return p, nil
@@ -99,30 +106,60 @@ func (p *AFPacket) Name() string { return p.name }
 func (p *AFPacket) TxDrops() uint64 { return p.txDrops.Load() }
 
 func (p *AFPacket) ReadBatch(bufs [][]byte, lens []int) (int, error) {
+	for {
+		n, err := p.TryReadBatch(bufs, lens)
+		if n > 0 || err != nil {
+			return n, err
+		}
+		if err := p.WaitReadable(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// WaitReadable waits in the Go netpoller until a frame is waiting (peeked
+// at, not read).
+func (p *AFPacket) WaitReadable() error {
+	var b [1]byte
+	return p.conn.Read(func(fd uintptr) bool {
+		_, _, errno := unix.Syscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1, unix.MSG_PEEK|unix.MSG_DONTWAIT|unix.MSG_TRUNC, 0, 0)
+		return errno != unix.EAGAIN
+	})
+}
+
+// TryReadBatch reads the frames waiting, up to len(bufs), without blocking.
+// It uses Control rather than Read so that it does not wait for the read
+// lock a concurrent WaitReadable holds.
+func (p *AFPacket) TryReadBatch(bufs [][]byte, lens []int) (int, error) {
 	want := min(len(bufs), Batch)
 	for i := 0; i < want; i++ {
 		buf := bufs[i][:cap(bufs[i])]
 		p.rxIovs[i].Base = &buf[0]
-		p.rxIovs[i].SetLen(len(buf))
+		p.rxIovs[i].SetLen(len(buf) - vlanTagLen) // room to re-insert a tag
 		p.rxMsgs[i] = mmsghdr{}
 		p.rxMsgs[i].hdr.Name = (*byte)(unsafe.Pointer(&p.rxNames[i]))
 		p.rxMsgs[i].hdr.Namelen = uint32(unsafe.Sizeof(p.rxNames[i]))
 		p.rxMsgs[i].hdr.Iov = &p.rxIovs[i]
 		p.rxMsgs[i].hdr.SetIovlen(1)
+		p.rxMsgs[i].hdr.Control = &p.rxCtrl[i*auxCtrlSpace]
+		p.rxMsgs[i].hdr.SetControllen(auxCtrlSpace)
 	}
 	var got int
 	var serr error
-	err := p.conn.Read(func(fd uintptr) bool {
-		r, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&p.rxMsgs[0])), uintptr(want), unix.MSG_DONTWAIT, 0, 0)
-		if errno == unix.EAGAIN || errno == unix.EINTR {
-			return false
+	err := p.conn.Control(func(fd uintptr) {
+		for {
+			r, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&p.rxMsgs[0])), uintptr(want), unix.MSG_DONTWAIT, 0, 0)
+			switch errno {
+			case 0:
+				got = int(r)
+			case unix.EINTR:
+				continue
+			case unix.EAGAIN:
+			default:
+				serr = errno
+			}
+			return
 		}
-		if errno != 0 {
-			serr = errno
-		} else {
-			got = int(r)
-		}
-		return true
 	})
 	runtime.KeepAlive(bufs)
 	if err != nil {
@@ -142,9 +179,56 @@ func (p *AFPacket) ReadBatch(bufs [][]byte, lens []int) (int, error) {
 			bufs[n], bufs[i] = bufs[i], bufs[n]
 		}
 		lens[n] = int(m.n)
+		if tpid, tci, ok := p.vlanTag(i); ok {
+			lens[n] = insertVLANTag(bufs[n][:cap(bufs[n])], lens[n], tpid, tci)
+		}
 		n++
 	}
 	return n, nil
+}
+
+// sizeofAuxdata is sizeof(struct tpacket_auxdata).
+const sizeofAuxdata = int(unsafe.Sizeof(unix.TpacketAuxdata{}))
+
+// auxCtrlSpace is the room for one PACKET_AUXDATA control message.
+var auxCtrlSpace = unix.CmsgSpace(sizeofAuxdata)
+
+// vlanTagLen is the length of an 802.1Q tag (TPID and TCI).
+const vlanTagLen = 4
+
+// vlanTag returns the VLAN tag the kernel stripped from received message i,
+// if any, from its PACKET_AUXDATA control message.
+func (p *AFPacket) vlanTag(i int) (tpid, tci uint16, ok bool) {
+	m := &p.rxMsgs[i]
+	if m.hdr.Controllen < uint64(unix.CmsgLen(sizeofAuxdata)) {
+		return 0, 0, false
+	}
+	ctrl := p.rxCtrl[i*auxCtrlSpace : (i+1)*auxCtrlSpace]
+	h := (*unix.Cmsghdr)(unsafe.Pointer(&ctrl[0]))
+	if h.Level != unix.SOL_PACKET || h.Type != unix.PACKET_AUXDATA {
+		return 0, 0, false
+	}
+	aux := (*unix.TpacketAuxdata)(unsafe.Pointer(&ctrl[unix.CmsgLen(0)]))
+	if aux.Status&unix.TP_STATUS_VLAN_VALID == 0 {
+		return 0, 0, false
+	}
+	tpid = unix.ETH_P_8021Q
+	if aux.Status&unix.TP_STATUS_VLAN_TPID_VALID != 0 {
+		tpid = aux.Vlan_tpid
+	}
+	return tpid, aux.Vlan_tci, true
+}
+
+// insertVLANTag puts the tag (tpid, tci) after the MAC addresses of the
+// n-byte frame in buf (which has room for it) and returns the new length.
+func insertVLANTag(buf []byte, n int, tpid, tci uint16) int {
+	if n < 12 {
+		return n
+	}
+	copy(buf[12+vlanTagLen:n+vlanTagLen], buf[12:n])
+	buf[12], buf[13] = byte(tpid>>8), byte(tpid)
+	buf[14], buf[15] = byte(tci>>8), byte(tci)
+	return n + vlanTagLen
 }
 
 func (p *AFPacket) WriteBatch(frames [][]byte) error {

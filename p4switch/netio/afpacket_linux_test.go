@@ -38,6 +38,15 @@ func frame(i int) []byte {
 	return f
 }
 
+// isTestFrame tells whether f carries the test's EtherType, after any VLAN tags.
+func isTestFrame(f []byte) bool {
+	off := 12
+	for len(f) > off+1 && (f[off] == 0x81 && f[off+1] == 0x00 || f[off] == 0x88 && f[off+1] == 0xa8) {
+		off += 4
+	}
+	return len(f) > off+1 && f[off] == 0x88 && f[off+1] == 0xb5
+}
+
 // readFrames reads until n frames of the test's EtherType arrived or 2s passed.
 func readFrames(t *testing.T, p Port, n int) [][]byte {
 	t.Helper()
@@ -55,7 +64,7 @@ func readFrames(t *testing.T, p Port, n int) [][]byte {
 				break
 			}
 			for i := 0; i < k; i++ {
-				if f := bufs[i][:lens[i]]; len(f) > 13 && f[12] == 0x88 && f[13] == 0xb5 {
+				if f := bufs[i][:lens[i]]; isTestFrame(f) {
 					out = append(out, append([]byte(nil), f...))
 				}
 			}
@@ -110,5 +119,121 @@ func TestAFPacketBatchesAndIgnoresOwnFrames(t *testing.T) {
 func TestOpenMissingInterface(t *testing.T) {
 	if _, err := OpenAFPacket("prnosuchif0"); err == nil {
 		t.Fatal("opened a missing interface")
+	}
+}
+
+// tagged returns frame(i) with VLAN tags (tpid, tci pairs) after the MAC addresses.
+func tagged(i int, tags ...uint16) []byte {
+	f := frame(i)
+	var tagBytes []byte
+	for k := 0; k+1 < len(tags); k += 2 {
+		tagBytes = append(tagBytes, byte(tags[k]>>8), byte(tags[k]), byte(tags[k+1]>>8), byte(tags[k+1]))
+	}
+	return append(append(append([]byte(nil), f[:12]...), tagBytes...), f[12:]...)
+}
+
+// The kernel strips the outer VLAN tag of a received frame into the packet's
+// metadata; the port must put it back so the pipeline sees the frame as sent.
+func TestAFPacketKeepsVLANTags(t *testing.T) {
+	a, b := vethPair(t)
+	pa, err := OpenAFPacket(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb, err := OpenAFPacket(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	frames := [][]byte{
+		tagged(1, 0x8100, 42),             // 802.1Q, VID 42
+		frame(2),                          // untagged stays untagged
+		tagged(3, 0x8100, 0xe000|4094),    // PCP 7, VID 4094
+		tagged(4, 0x88a8, 100, 0x8100, 7), // QinQ: 802.1ad outer, 802.1Q inner
+		tagged(5, 0x8100, 0),              // priority tag (VID 0)
+	}
+	if err := pb.WriteBatch(frames); err != nil {
+		t.Fatal(err)
+	}
+	got := readFrames(t, pa, len(frames))
+	if len(got) != len(frames) {
+		t.Fatalf("received %d frames, want %d", len(got), len(frames))
+	}
+	for i, f := range got {
+		if !bytes.Equal(f, frames[i]) {
+			t.Errorf("frame %d = %x, want %x", i, f, frames[i])
+		}
+	}
+}
+
+// One goroutine can wait for a port while another polls it without blocking.
+func TestAFPacketWaitAndTryRead(t *testing.T) {
+	a, b := vethPair(t)
+	pa, err := OpenAFPacket(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb, err := OpenAFPacket(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	bufs, lens := [][]byte{make([]byte, MaxFrame)}, []int{0}
+	// tryTest reads until it finds a test frame or the port is empty.
+	tryTest := func() []byte {
+		for {
+			n, err := pa.TryReadBatch(bufs, lens)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return nil
+			}
+			if f := bufs[0][:lens[0]]; isTestFrame(f) {
+				return append([]byte(nil), f...)
+			}
+		}
+	}
+	if f := tryTest(); f != nil {
+		t.Fatalf("read %x from an idle port", f)
+	}
+	woke := make(chan error, 1)
+	go func() { woke <- pa.WaitReadable() }()
+	// The waiter holds the port's read lock; polling must not block on it.
+	if f := tryTest(); f != nil {
+		t.Fatalf("read %x from an idle port", f)
+	}
+	if err := pb.WriteBatch([][]byte{frame(9)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-woke:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("WaitReadable did not return when a frame arrived")
+	}
+	if f := tryTest(); !bytes.Equal(f, frame(9)) {
+		t.Fatalf("read %x, want %x", f, frame(9))
+	}
+	// Close ends a wait (stray frames may end one earlier: wait again).
+	go func() {
+		for {
+			if err := pa.WaitReadable(); err != nil {
+				woke <- err
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	pa.Close()
+	select {
+	case <-woke:
+	case <-time.After(2 * time.Second):
+		t.Fatal("Close did not end WaitReadable")
 	}
 }

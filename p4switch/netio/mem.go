@@ -15,13 +15,14 @@ type MemPort struct {
 	peer   *MemPort
 	closed chan struct{}
 	once   sync.Once
+	ready  chan struct{} // signalled when a frame arrives
 }
 
 // Pipe makes two connected in-memory ports: frames written to one are read
 // from the other. Each direction buffers up to depth frames; more are dropped.
 func Pipe(nameA, nameB string, depth int) (*MemPort, *MemPort) {
-	a := &MemPort{name: nameA, rx: make(chan []byte, depth), closed: make(chan struct{})}
-	b := &MemPort{name: nameB, rx: make(chan []byte, depth), closed: make(chan struct{})}
+	a := &MemPort{name: nameA, rx: make(chan []byte, depth), closed: make(chan struct{}), ready: make(chan struct{}, 1)}
+	b := &MemPort{name: nameB, rx: make(chan []byte, depth), closed: make(chan struct{}), ready: make(chan struct{}, 1)}
 	a.peer, b.peer = b, a
 	return a, b
 }
@@ -49,6 +50,36 @@ func (p *MemPort) ReadBatch(bufs [][]byte, lens []int) (int, error) {
 	return n, nil
 }
 
+func (p *MemPort) TryReadBatch(bufs [][]byte, lens []int) (int, error) {
+	select {
+	case <-p.closed:
+		return 0, ErrClosed
+	default:
+	}
+	n := 0
+	for n < len(bufs) {
+		select {
+		case f := <-p.rx:
+			lens[n] = copy(bufs[n][:cap(bufs[n])], f)
+			n++
+		default:
+			return n, nil
+		}
+	}
+	return n, nil
+}
+
+func (p *MemPort) WaitReadable() error {
+	for len(p.rx) == 0 {
+		select {
+		case <-p.ready:
+		case <-p.closed:
+			return ErrClosed
+		}
+	}
+	return nil
+}
+
 func (p *MemPort) WriteBatch(frames [][]byte) error {
 	for _, f := range frames {
 		select {
@@ -58,6 +89,10 @@ func (p *MemPort) WriteBatch(frames [][]byte) error {
 		}
 		select {
 		case p.peer.rx <- append([]byte(nil), f...):
+			select {
+			case p.peer.ready <- struct{}{}:
+			default:
+			}
 		default: // peer's buffer full: the frame is lost
 		}
 	}

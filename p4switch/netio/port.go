@@ -8,12 +8,18 @@ package netio
 // One goroutine reads and one goroutine writes at a time. ReadBatch blocks
 // until at least one frame has arrived, copies up to len(bufs) frames into
 // bufs (each of capacity MaxFrame) and stores their lengths in lens.
+// TryReadBatch is ReadBatch without blocking (0 frames when none is
+// waiting). WaitReadable blocks until a frame is waiting, without reading
+// it; it may run concurrently with TryReadBatch, so that one goroutine can
+// poll several ports while others wait for them (it may return early).
 // WriteBatch sends every frame it is given (a frame that cannot be sent is
 // dropped and counted, as a real port would). Close makes a blocked
-// ReadBatch return an error.
+// ReadBatch or WaitReadable return an error.
 type Port interface {
 	Name() string
 	ReadBatch(bufs [][]byte, lens []int) (int, error)
+	TryReadBatch(bufs [][]byte, lens []int) (int, error)
+	WaitReadable() error
 	WriteBatch(frames [][]byte) error
 	Close() error
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync"
+	"time"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc/codes"
@@ -57,9 +58,22 @@ func (a *arbiter) arbitrate(c *client, u *p4v1.MasterArbitrationUpdate) error {
 	}
 	if u.ElectionId != nil {
 		id := toElectionID(u.ElectionId)
-		for other := range r.clients {
-			if other != c && other.hasElection && other.election == id {
-				return errorf(codes.InvalidArgument, "election id %d:%d is already used by another client of role %q", id.high, id.low, name)
+		if other := r.holder(c, id); other != nil {
+			// A controller that restarts reconnects with its election id while
+			// the server may still be closing its old stream: give that stream
+			// a moment to end (the server sees its end as soon as the client's
+			// cancel or half-close arrives), then take the id over.
+			a.mu.Unlock()
+			select {
+			case <-other.gone:
+			case <-time.After(closingGrace):
+			}
+			a.mu.Lock()
+			if other := r.holder(c, id); other != nil {
+				if !other.isGone() {
+					return errorf(codes.InvalidArgument, "election id %d:%d is already used by another client of role %q", id.high, id.low, name)
+				}
+				a.leaveLocked(other)
 			}
 		}
 	}
@@ -89,6 +103,21 @@ func (a *arbiter) arbitrate(c *client, u *p4v1.MasterArbitrationUpdate) error {
 		}
 	} else {
 		c.sendArbitration(a.updateFor(r, c))
+	}
+	return nil
+}
+
+// closingGrace is how long an arbitration waits for a stream holding the
+// same election id to end before it is refused (P4Runtime §5: an id in use
+// by a live client is INVALID_ARGUMENT).
+const closingGrace = 500 * time.Millisecond
+
+// holder returns the client other than c that holds election id in r, if any.
+func (r *role) holder(c *client, id electionID) *client {
+	for other := range r.clients {
+		if other != c && other.hasElection && other.election == id {
+			return other
+		}
 	}
 	return nil
 }

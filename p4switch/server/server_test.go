@@ -394,3 +394,37 @@ func TestDigestLists(t *testing.T) {
 		t.Fatalf("timed-out list %v, want one message %v", l3, want)
 	}
 }
+
+// TestElectionIDReusedRightAfterDisconnect: a controller that reconnects
+// with its election id right after closing its stream (a restart) becomes
+// primary again, even though the old stream may still be closing.
+func TestElectionIDReusedRightAfterDisconnect(t *testing.T) {
+	h := newHarness(t, fakepipe.Loader)
+	closes := []struct {
+		name  string
+		close func(*stream)
+	}{
+		{"cancelled", func(st *stream) { st.cancel() }},
+		{"half-closed", func(st *stream) { st.s.CloseSend() }},
+	}
+	for _, c := range closes {
+		t.Run(c.name, func(t *testing.T) {
+			for round := 0; round < 20; round++ {
+				old := h.primary(7)
+				c.close(old)
+				st := h.open(7)
+				select {
+				case m := <-st.msgs:
+					if m.GetArbitration().GetStatus().GetCode() != int32(codes.OK) {
+						t.Fatalf("round %d: reconnect with the same election id: %v, want primary", round, m)
+					}
+				case err := <-st.err:
+					t.Fatalf("round %d: reconnect with the same election id refused: %v", round, err)
+				case <-time.After(5 * time.Second):
+					t.Fatalf("round %d: no answer", round)
+				}
+				st.cancel()
+			}
+		})
+	}
+}

@@ -21,6 +21,10 @@ type client struct {
 	out  chan *p4v1.StreamMessageResponse
 	done chan struct{}
 	once sync.Once
+	// gone is closed once the client's side of the stream has ended
+	// (half-close, cancel or broken connection), before the handler returns.
+	gone     chan struct{}
+	goneOnce sync.Once
 
 	arbitrated  bool
 	role        string
@@ -50,6 +54,17 @@ func (c *client) sendArbitration(m *p4v1.StreamMessageResponse) {
 
 func (c *client) close() { c.once.Do(func() { close(c.done) }) }
 
+func (c *client) markGone() { c.goneOnce.Do(func() { close(c.gone) }) }
+
+func (c *client) isGone() bool {
+	select {
+	case <-c.gone:
+		return true
+	default:
+		return false
+	}
+}
+
 func statusProto(code codes.Code, msg string) *rpcstatus.Status {
 	return &rpcstatus.Status{Code: int32(code), Message: msg}
 }
@@ -68,7 +83,8 @@ func streamError(code codes.Code, msg string, other *p4v1.StreamMessageRequest) 
 }
 
 func (s *Server) StreamChannel(stream p4v1.P4Runtime_StreamChannelServer) error {
-	c := &client{out: make(chan *p4v1.StreamMessageResponse, sendQueue), done: make(chan struct{})}
+	c := &client{out: make(chan *p4v1.StreamMessageResponse, sendQueue), done: make(chan struct{}), gone: make(chan struct{})}
+	defer c.markGone()
 	defer s.arb.leave(c)
 	defer c.close()
 
@@ -93,6 +109,7 @@ func (s *Server) StreamChannel(stream p4v1.P4Runtime_StreamChannelServer) error 
 		for {
 			m, err := stream.Recv()
 			if err != nil {
+				c.markGone()
 				recvErr <- err
 				return
 			}

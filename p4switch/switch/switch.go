@@ -1,16 +1,19 @@
 // Package sw is the switch glue (directory "switch"; switch is a Go
 // keyword): ports → Ingress → traffic manager → Egress → ports or CPU.
 //
-// One goroutine reads each port, one writes each port (holding frames for
-// the port's propagation delay), and a single pipeline goroutine runs
+// A single pipeline goroutine reads the ports (non-blocking, in turn), runs
 // Ingress and Egress and owns the traffic manager, so the hot path takes no
-// locks: goroutines hand frames over in batches through channels.
+// locks and no goroutine hand-off on receive. When every port is empty it
+// sleeps; one waiter goroutine per port wakes it when a frame arrives. One
+// goroutine writes each port (holding frames for the port's propagation
+// delay); frames reach it in batches through a channel.
 package sw
 
 import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,8 +39,11 @@ type Switch struct {
 	tm    *tm.Manager
 	start time.Time
 
-	pipe    target.Pipeline // owned by the pipeline goroutine
-	in      chan []arrival
+	pipe    target.Pipeline       // owned by the pipeline goroutine
+	recycle target.OutputRecycler // pipe's, if it recycles output buffers; owned likewise
+	in      chan []arrival        // frames from the CPU (packet-out)
+	rxPorts []rxPort              // polled by the pipeline goroutine, in port order
+	rxReady chan struct{}         // a waiter saw a frame waiting
 	control chan func()
 	tx      map[uint32]*txPort
 	stop    chan struct{}
@@ -61,8 +67,17 @@ type arrival struct {
 }
 
 type txItem struct {
-	data []byte
-	at   time.Duration // release time (propagation delay)
+	data    []byte
+	at      time.Duration         // release time (propagation delay)
+	recycle target.OutputRecycler // takes data back once sent (nil: none)
+}
+
+// rxPort is a port as the pipeline goroutine reads it.
+type rxPort struct {
+	num  uint32
+	port netio.Port
+	arm  chan struct{} // tells the port's waiter to wait for the next frame
+	dead bool          // the port failed; no longer polled
 }
 
 type txPort struct {
@@ -116,12 +131,14 @@ func New(cfg Config) (*Switch, error) {
 	}
 	s := &Switch{
 		cfg: cfg, log: cfg.Log, tm: m, start: time.Now(),
-		in: make(chan []arrival, 1024), control: make(chan func()),
+		in: make(chan []arrival, 1024), control: make(chan func()), rxReady: make(chan struct{}, 1),
 		tx: map[uint32]*txPort{}, stop: make(chan struct{}),
 	}
 	for num, p := range cfg.Ports {
 		s.tx[num] = &txPort{port: p, ch: make(chan []txItem, txDepth), free: make(chan []txItem, txDepth+1)}
+		s.rxPorts = append(s.rxPorts, rxPort{num: num, port: p, arm: make(chan struct{}, 1)})
 	}
+	sort.Slice(s.rxPorts, func(i, j int) bool { return s.rxPorts[i].num < s.rxPorts[j].num })
 	return s, nil
 }
 
@@ -146,10 +163,10 @@ func (s *Switch) OnDigest(f func([]target.Digest)) { s.onDigest.Store(&f) }
 func (s *Switch) Start() {
 	s.wg.Add(1)
 	go s.pipelineLoop()
-	for num, p := range s.cfg.Ports {
+	for i := range s.rxPorts {
 		s.wg.Add(2)
-		go s.readLoop(num, p)
-		go s.writeLoop(s.tx[num])
+		go s.waitLoop(&s.rxPorts[i])
+		go s.writeLoop(s.tx[s.rxPorts[i].num])
 	}
 }
 
@@ -174,6 +191,7 @@ func (s *Switch) SetPipeline(p target.Pipeline) error {
 	return s.do(func() {
 		s.tm.Flush()
 		s.pipe = p
+		s.recycle, _ = p.(target.OutputRecycler)
 	})
 }
 
@@ -203,38 +221,93 @@ func (s *Switch) InjectFromCPU(frame []byte) error {
 	}
 }
 
-func (s *Switch) readLoop(num uint32, p netio.Port) {
+// waitLoop wakes the pipeline goroutine when a frame is waiting on r, each
+// time the pipeline goroutine arms it (after finding every port empty).
+func (s *Switch) waitLoop(r *rxPort) {
 	defer s.wg.Done()
-	bufs := make([][]byte, netio.Batch)
-	for i := range bufs {
-		bufs[i] = make([]byte, netio.MaxFrame)
-	}
-	lens := make([]int, netio.Batch)
 	for {
-		n, err := p.ReadBatch(bufs, lens)
-		if err != nil {
+		select {
+		case <-r.arm:
+		case <-s.stop:
+			return
+		}
+		if err := r.port.WaitReadable(); err != nil {
 			if !s.stopped.Load() {
-				s.log.Error("port read failed; port stops receiving", "port", num, "if", p.Name(), "err", err)
+				s.log.Error("port wait failed; port stops receiving", "port", r.num, "if", r.port.Name(), "err", err)
 			}
 			return
 		}
-		// One allocation holds the whole batch; each frame is its own slice.
+		select {
+		case s.rxReady <- struct{}{}:
+		default: // the pipeline goroutine has a wake-up pending already
+		}
+	}
+}
+
+// rxBuffers are the pipeline goroutine's receive buffers.
+type rxBuffers struct {
+	bufs [][]byte
+	lens []int
+}
+
+func newRxBuffers() *rxBuffers {
+	b := &rxBuffers{bufs: make([][]byte, netio.Batch), lens: make([]int, netio.Batch)}
+	for i := range b.bufs {
+		b.bufs[i] = make([]byte, netio.MaxFrame)
+	}
+	return b
+}
+
+// pollPorts reads one batch from every port in turn and runs ingress on it;
+// it reports whether any port had frames.
+func (s *Switch) pollPorts(rx *rxBuffers) bool {
+	got := false
+	for i := range s.rxPorts {
+		r := &s.rxPorts[i]
+		if r.dead {
+			continue
+		}
+		n, err := r.port.TryReadBatch(rx.bufs, rx.lens)
+		if err != nil {
+			r.dead = true
+			if !s.stopped.Load() {
+				s.log.Error("port read failed; port stops receiving", "port", r.num, "if", r.port.Name(), "err", err)
+			}
+			continue
+		}
+		if n == 0 {
+			continue
+		}
+		got = true
+		s.Counters.Received.Add(uint64(n))
+		if s.pipe == nil {
+			s.Counters.NoPipeline.Add(uint64(n))
+			continue
+		}
+		// The pipeline keeps the frames until egress: one allocation holds
+		// the whole batch, each frame its own slice.
 		total := 0
-		for i := 0; i < n; i++ {
-			total += lens[i]
+		for k := 0; k < n; k++ {
+			total += rx.lens[k]
 		}
 		slab := make([]byte, total)
-		batch := make([]arrival, n)
-		off := 0
-		for i := 0; i < n; i++ {
-			copy(slab[off:], bufs[i][:lens[i]])
-			batch[i] = arrival{port: num, data: slab[off : off+lens[i] : off+lens[i]]}
-			off += lens[i]
+		now, off := s.Now(), 0
+		for k := 0; k < n; k++ {
+			l := copy(slab[off:], rx.bufs[k][:rx.lens[k]])
+			s.ingress(target.Arrival{Port: r.num, Data: slab[off : off+l : off+l], Now: now})
+			off += l
 		}
+	}
+	return got
+}
+
+// armWaiters asks every port's waiter to wake the pipeline goroutine at the
+// next frame.
+func (s *Switch) armWaiters() {
+	for i := range s.rxPorts {
 		select {
-		case s.in <- batch:
-		case <-s.stop:
-			return
+		case s.rxPorts[i].arm <- struct{}{}:
+		default: // armed already
 		}
 	}
 }
@@ -242,6 +315,7 @@ func (s *Switch) readLoop(num uint32, p netio.Port) {
 func (s *Switch) writeLoop(t *txPort) {
 	defer s.wg.Done()
 	frames := make([][]byte, 0, netio.Batch)
+	recyclers := make([]target.OutputRecycler, 0, netio.Batch)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	write := func() {
@@ -252,8 +326,14 @@ func (s *Switch) writeLoop(t *txPort) {
 			s.log.Warn("port write failed", "if", t.port.Name(), "err", err)
 		}
 		t.sent.Add(uint64(len(frames)))
+		for i, r := range recyclers {
+			if r != nil {
+				r.RecycleOutput(frames[i])
+			}
+		}
 		clear(frames)
-		frames = frames[:0]
+		clear(recyclers)
+		frames, recyclers = frames[:0], recyclers[:0]
 	}
 	for {
 		var batch []txItem
@@ -275,6 +355,7 @@ func (s *Switch) writeLoop(t *txPort) {
 				now = s.Now()
 			}
 			frames = append(frames, it.data)
+			recyclers = append(recyclers, it.recycle)
 			if len(frames) == netio.Batch {
 				write()
 			}
@@ -315,6 +396,7 @@ func (s *Switch) pipelineLoop() {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var recirc []target.Recirculation
+	rx := newRxBuffers()
 	for {
 		now := s.Now()
 		for {
@@ -345,7 +427,21 @@ func (s *Switch) pipelineLoop() {
 			}
 			continue
 		}
+		got := s.pollPorts(rx)
 		s.flushTx()
+		if got {
+			// Busy ports must not starve packet-outs, control calls or Stop.
+			select {
+			case batch := <-s.in:
+				s.fromCPU(batch)
+			case f := <-s.control:
+				f()
+			case <-s.stop:
+				return
+			default:
+			}
+			continue
+		}
 		var wake <-chan time.Time
 		if at, ok := s.tm.NextDeparture(); ok {
 			if wait := at - s.Now(); wait <= 0 {
@@ -355,17 +451,11 @@ func (s *Switch) pipelineLoop() {
 				wake = timer.C
 			}
 		}
+		s.armWaiters()
 		select {
+		case <-s.rxReady:
 		case batch := <-s.in:
-			s.Counters.Received.Add(uint64(len(batch)))
-			if s.pipe == nil {
-				s.Counters.NoPipeline.Add(uint64(len(batch)))
-				break
-			}
-			now := s.Now()
-			for _, a := range batch {
-				s.ingress(target.Arrival{Port: a.port, Data: a.data, Now: now})
-			}
+			s.fromCPU(batch)
 		case f := <-s.control:
 			f()
 		case <-wake:
@@ -376,6 +466,19 @@ func (s *Switch) pipelineLoop() {
 		if wake != nil {
 			timer.Stop() // Go ≥1.23: no stale tick is left in timer.C
 		}
+	}
+}
+
+// fromCPU runs ingress on packet-outs.
+func (s *Switch) fromCPU(batch []arrival) {
+	s.Counters.Received.Add(uint64(len(batch)))
+	if s.pipe == nil {
+		s.Counters.NoPipeline.Add(uint64(len(batch)))
+		return
+	}
+	now := s.Now()
+	for _, a := range batch {
+		s.ingress(target.Arrival{Port: a.port, Data: a.data, Now: now})
 	}
 }
 
@@ -405,9 +508,12 @@ func (s *Switch) handleEgress(res target.EgressResult, now time.Duration) {
 	}
 	t, ok := s.tx[out.Port]
 	if !ok || s.tm.Lose(out.Port) {
+		if s.recycle != nil {
+			s.recycle.RecycleOutput(out.Data)
+		}
 		return
 	}
-	t.pending = append(t.pending, txItem{data: out.Data, at: now + s.tm.Delay(out.Port)})
+	t.pending = append(t.pending, txItem{data: out.Data, at: now + s.tm.Delay(out.Port), recycle: s.recycle})
 	if len(t.pending) >= netio.Batch {
 		s.flushTx()
 	}

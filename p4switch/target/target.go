@@ -51,8 +51,11 @@ type Pipeline interface {
 
 // Arrival is a packet entering the ingress pipeline.
 type Arrival struct {
-	Port uint32        // standard_metadata.ingress_port
-	Data []byte        // the frame, starting with the first header the parser extracts
+	Port uint32 // standard_metadata.ingress_port
+	// Data is the frame, starting with the first header the parser
+	// extracts. The pipeline may keep referring to it until the packet has
+	// left egress, so the caller must not modify it after Ingress.
+	Data []byte
 	Now  time.Duration // switch clock, for ingress_global_timestamp (µs in P4)
 	// Preserved is nil for a packet from a port; for a recirculated packet it
 	// is Recirculation.Preserved (the preserved field list and instance type).
@@ -109,4 +112,12 @@ type Recirculation struct {
 type Digest struct {
 	DigestID uint32
 	Data     *p4v1.P4Data
+}
+
+// OutputRecycler is implemented by pipelines that reuse the buffers of
+// Output.Data. Once a frame has been sent (or dropped on the way out), the
+// switch may hand it back with RecycleOutput, from any goroutine, and does
+// not touch it afterwards.
+type OutputRecycler interface {
+	RecycleOutput(data []byte)
 }

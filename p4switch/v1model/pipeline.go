@@ -39,7 +39,9 @@ type Pipeline struct {
 	pre       preState
 	digestCfg map[uint32]*p4v1.DigestEntry_Config
 
-	stdOff  map[string]int
+	stdOff  [numStdFields]int // slot of each stdField; -1: the program has no such field
+	noField uint64            // written instead of a missing field
+	outBufs chan []byte       // free output buffers (RecycleOutput)
 	flights sync.Pool
 
 	// Log receives log_msg output and assertion failures (nil: discarded).
@@ -66,14 +68,20 @@ type fieldValue struct {
 
 var _ target.Pipeline = (*Pipeline)(nil)
 
-// New creates a pipeline for a compiled program.
+// New creates a pipeline for a compiled program. Pipelines made from one
+// Compiled do not share runtime state (see Compiled).
 func New(c *Compiled, cpuPort uint32) *Pipeline {
+	c = c.claim()
 	p := &Pipeline{c: c, p: c.Prog, cpuPort: cpuPort}
 	p.ing, p.eg, p.iclone, p.eclone = p.p.NewState(), p.p.NewState(), p.p.NewState(), p.p.NewState()
 	p.region = p.p.Std + p.p.StdLayout.Size
-	p.stdOff = map[string]int{}
-	for k, v := range p.p.StdField {
-		p.stdOff[k] = v
+	p.outBufs = make(chan []byte, outputBuffers)
+	for i, name := range stdFieldNames {
+		off, ok := p.p.StdField[name]
+		if !ok {
+			off = -1
+		}
+		p.stdOff[i] = off
 	}
 	p.pre.groups = map[uint32][]replica{}
 	p.pre.sessions = map[uint32]*cloneSession{}
@@ -93,13 +101,36 @@ func (p *Pipeline) Compiled() *Compiled { return p.c }
 // P4Info implements target.Pipeline.
 func (p *Pipeline) P4Info() *p4configv1.P4Info { return p.c.P4Info }
 
-// std returns standard_metadata.name of st. Offsets are cached because
-// this is on the per-packet path.
-func (p *Pipeline) std(st *interp.State, name string) *uint64 {
-	off, ok := p.stdOff[name]
-	if !ok {
-		var dummy uint64
-		return &dummy
+// stdField names a standard_metadata field the pipeline reads or writes.
+type stdField int
+
+const (
+	stdIngressPort stdField = iota
+	stdInstanceType
+	stdPacketLength
+	stdIngressGlobalTimestamp
+	stdPriority
+	stdMcastGrp
+	stdEgressSpec
+	stdEgressPort
+	stdEgressRid
+	stdEnqTimestamp
+	stdEnqQdepth
+	stdDeqTimedelta
+	stdDeqQdepth
+	stdEgressGlobalTimestamp
+	numStdFields
+)
+
+var stdFieldNames = [numStdFields]string{"ingress_port", "instance_type", "packet_length", "ingress_global_timestamp", "priority", "mcast_grp", "egress_spec", "egress_port", "egress_rid", "enq_timestamp", "enq_qdepth", "deq_timedelta", "deq_qdepth", "egress_global_timestamp"}
+
+// std returns field f of st's standard_metadata. Offsets are looked up
+// once, in New, because this is on the per-packet path.
+func (p *Pipeline) std(st *interp.State, f stdField) *uint64 {
+	off := p.stdOff[f]
+	if off < 0 {
+		p.noField = 0
+		return &p.noField
 	}
 	return &st.S[off]
 }
@@ -129,10 +160,10 @@ func (p *Pipeline) ingressOnce(port uint32, data []byte, now time.Duration, pres
 		instance = pr.instance
 		p.restore(st, pr)
 	}
-	*p.std(st, "ingress_port") = uint64(port)
-	*p.std(st, "instance_type") = instance
-	*p.std(st, "packet_length") = uint64(len(data))
-	*p.std(st, "ingress_global_timestamp") = micros(now) & (1<<48 - 1)
+	*p.std(st, stdIngressPort) = uint64(port)
+	*p.std(st, stdInstanceType) = instance
+	*p.std(st, stdPacketLength) = uint64(len(data))
+	*p.std(st, stdIngressGlobalTimestamp) = micros(now) & (1<<48 - 1)
 	p.p.Parser(st)
 	p.p.VerifyChecksum(st)
 	st.ClearExit()
@@ -158,23 +189,23 @@ func (p *Pipeline) ingressOnce(port uint32, data []byte, now time.Duration, pres
 		return &preserved{instance: InstanceResubmit, fields: p.save(st, st.Resubmit-1)}
 	}
 	payload := st.Payload()
-	prio := uint8(*p.std(st, "priority") & 7)
-	if grp := uint32(*p.std(st, "mcast_grp")); grp != 0 {
+	prio := uint8(*p.std(st, stdPriority) & 7)
+	if grp := uint32(*p.std(st, stdMcastGrp)); grp != 0 {
 		for _, r := range p.pre.group(grp) {
 			f := p.capture(st, payload)
-			f.slots[p.p.StdField["egress_port"]] = uint64(r.port)
-			f.slots[p.p.StdField["egress_rid"]] = uint64(r.rid)
-			f.slots[p.p.StdField["instance_type"]] = InstanceReplication
+			f.slots[p.stdOff[stdEgressPort]] = uint64(r.port)
+			f.slots[p.stdOff[stdEgressRid]] = uint64(r.rid)
+			f.slots[p.stdOff[stdInstanceType]] = InstanceReplication
 			res.Queued = append(res.Queued, target.Queued{EgressPort: r.port, Priority: prio, Length: len(data), Packet: f})
 		}
 		return nil
 	}
-	spec := *p.std(st, "egress_spec")
+	spec := *p.std(st, stdEgressSpec)
 	if spec == interp.DropPort {
 		return nil
 	}
 	f := p.capture(st, payload)
-	f.slots[p.p.StdField["egress_port"]] = spec
+	f.slots[p.stdOff[stdEgressPort]] = spec
 	res.Queued = append(res.Queued, target.Queued{EgressPort: uint32(spec), Priority: prio, Length: len(data), Packet: f})
 	return nil
 }
@@ -185,7 +216,7 @@ func (p *Pipeline) capture(st *interp.State, payload []byte) *flight {
 	if f == nil {
 		f = &flight{slots: make([]uint64, p.region)}
 	}
-	f.payload = append(f.payload[:0], payload...)
+	f.payload = payload // read-only: Arrival.Data belongs to the pipeline until egress
 	f.truncate = 0
 	copy(f.slots, st.S[:p.region])
 	return f
@@ -220,20 +251,20 @@ func (p *Pipeline) ingressClone(orig *interp.State, req interp.CloneRequest, por
 	if req.FieldList >= 0 {
 		fields = p.save(orig, req.FieldList)
 	}
-	prio := uint8(*p.std(orig, "priority") & 7)
+	prio := uint8(*p.std(orig, stdPriority) & 7)
 	cl := p.iclone
 	for _, r := range sess.replicas {
 		cl.Reset(data, now)
-		*p.std(cl, "ingress_port") = uint64(port)
+		*p.std(cl, stdIngressPort) = uint64(port)
 		p.p.Parser(cl)
 		cl.ClearExit()
 		p.clearMeta(cl)
 		p.restore(cl, &preserved{fields: fields})
-		*p.std(cl, "ingress_port") = uint64(port)
-		*p.std(cl, "instance_type") = InstanceIngressClone
-		*p.std(cl, "packet_length") = uint64(len(data))
-		*p.std(cl, "egress_port") = uint64(r.port)
-		*p.std(cl, "egress_rid") = uint64(r.rid)
+		*p.std(cl, stdIngressPort) = uint64(port)
+		*p.std(cl, stdInstanceType) = InstanceIngressClone
+		*p.std(cl, stdPacketLength) = uint64(len(data))
+		*p.std(cl, stdEgressPort) = uint64(r.port)
+		*p.std(cl, stdEgressRid) = uint64(r.rid)
 		f := p.capture(cl, cl.Payload())
 		f.truncate = sess.truncate
 		res.Queued = append(res.Queued, target.Queued{EgressPort: r.port, Priority: prio, Length: len(data), Packet: f})
@@ -249,13 +280,14 @@ func (p *Pipeline) Egress(q target.Queued, m target.QueueMeta) target.EgressResu
 	}
 	st := p.eg
 	st.Reset(f.payload, m.Now)
+	st.Length = q.Length
 	copy(st.S[:p.region], f.slots)
-	*p.std(st, "egress_port") = uint64(q.EgressPort)
-	*p.std(st, "enq_timestamp") = micros(m.EnqTimestamp) & 0xffffffff
-	*p.std(st, "enq_qdepth") = uint64(m.EnqQdepth) & (1<<19 - 1)
-	*p.std(st, "deq_timedelta") = micros(m.DeqTimedelta) & 0xffffffff
-	*p.std(st, "deq_qdepth") = uint64(m.DeqQdepth) & (1<<19 - 1)
-	*p.std(st, "egress_global_timestamp") = micros(m.Now) & (1<<48 - 1)
+	*p.std(st, stdEgressPort) = uint64(q.EgressPort)
+	*p.std(st, stdEnqTimestamp) = micros(m.EnqTimestamp) & 0xffffffff
+	*p.std(st, stdEnqQdepth) = uint64(m.EnqQdepth) & (1<<19 - 1)
+	*p.std(st, stdDeqTimedelta) = micros(m.DeqTimedelta) & 0xffffffff
+	*p.std(st, stdDeqQdepth) = uint64(m.DeqQdepth) & (1<<19 - 1)
+	*p.std(st, stdEgressGlobalTimestamp) = micros(m.Now) & (1<<48 - 1)
 	p.p.Egress(st)
 	st.ClearExit()
 	if st.Failure != "" {
@@ -273,13 +305,15 @@ func (p *Pipeline) Egress(q target.Queued, m target.QueueMeta) target.EgressResu
 	for _, d := range st.Digests {
 		res.Digests = append(res.Digests, p.digest(d))
 	}
-	if *p.std(st, "egress_spec") == interp.DropPort {
+	if *p.std(st, stdEgressSpec) == interp.DropPort {
 		return res
 	}
 	p.p.ComputeChecksum(st)
 	st.ClearExit()
 	p.p.Deparser(st)
-	out := append(append([]byte(nil), st.Emitted()...), f.payload...)
+	emitted := st.Emitted()
+	out := p.outputBuffer(len(emitted) + len(f.payload))
+	copy(out[copy(out, emitted):], f.payload)
 	if st.Truncate > 0 && st.Truncate < len(out) {
 		out = out[:st.Truncate]
 	}
@@ -291,8 +325,39 @@ func (p *Pipeline) Egress(q target.Queued, m target.QueueMeta) target.EgressResu
 		return res
 	}
 	res.Out = &target.Output{Port: q.EgressPort, Data: out}
+	f.payload = nil
 	p.flights.Put(f)
 	return res
+}
+
+// outputBuffers holds sent frames' buffers for reuse (RecycleOutput).
+const outputBuffers = 4096
+
+// outputBufferSize fits every frame of a 1500-byte MTU (and then some).
+const outputBufferSize = 2048
+
+// outputBuffer returns an n-byte buffer for a deparsed frame.
+func (p *Pipeline) outputBuffer(n int) []byte {
+	if n <= outputBufferSize {
+		select {
+		case b := <-p.outBufs:
+			return b[:n]
+		default:
+			return make([]byte, n, outputBufferSize)
+		}
+	}
+	return make([]byte, n)
+}
+
+// RecycleOutput implements target.OutputRecycler.
+func (p *Pipeline) RecycleOutput(data []byte) {
+	if cap(data) != outputBufferSize {
+		return
+	}
+	select {
+	case p.outBufs <- data[:0]:
+	default:
+	}
 }
 
 func (p *Pipeline) egressClone(st *interp.State, req interp.CloneRequest, payload []byte, q target.Queued, res *target.EgressResult) {
@@ -311,10 +376,10 @@ func (p *Pipeline) egressClone(st *interp.State, req interp.CloneRequest, payloa
 		copy(tmp.S[:p.region], f.slots)
 		p.clearMeta(tmp)
 		p.restore(tmp, &preserved{fields: fields})
-		*p.std(tmp, "instance_type") = InstanceEgressClone
-		*p.std(tmp, "egress_port") = uint64(r.port)
-		*p.std(tmp, "egress_rid") = uint64(r.rid)
-		*p.std(tmp, "ingress_port") = f.slots[p.p.StdField["ingress_port"]]
+		*p.std(tmp, stdInstanceType) = InstanceEgressClone
+		*p.std(tmp, stdEgressPort) = uint64(r.port)
+		*p.std(tmp, stdEgressRid) = uint64(r.rid)
+		*p.std(tmp, stdIngressPort) = f.slots[p.stdOff[stdIngressPort]]
 		copy(f.slots, tmp.S[:p.region])
 		f.truncate = sess.truncate
 		res.Queued = append(res.Queued, target.Queued{EgressPort: r.port, Priority: q.Priority, Length: q.Length, Packet: f})

@@ -230,12 +230,9 @@ func (p *Pipeline) readCounters(req *p4v1.CounterEntry, emit func(*p4v1.Entity) 
 		cs = []*interp.Counter{c}
 	}
 	for _, c := range cs {
-		lo, hi := 0, len(c.Cells)
-		if req.Index != nil {
-			if req.Index.Index < 0 || req.Index.Index >= int64(len(c.Cells)) {
-				return errf(codes.OutOfRange, "index %d out of range for counter %s", req.Index.Index, c.Name)
-			}
-			lo, hi = int(req.Index.Index), int(req.Index.Index)+1
+		lo, hi, err := indexRange(req.Index, len(c.Cells), "counter", c.Name)
+		if err != nil {
+			return err
 		}
 		for i := lo; i < hi; i++ {
 			ce := &p4v1.CounterEntry{CounterId: p.c.IDs.Counters[c], Index: &p4v1.Index{Index: int64(i)},
@@ -249,7 +246,19 @@ func (p *Pipeline) readCounters(req *p4v1.CounterEntry, emit func(*p4v1.Entity) 
 }
 
 func (p *Pipeline) readDirectCounters(req *p4v1.DirectCounterEntry, emit func(*p4v1.Entity) error) error {
-	te := req.TableEntry
+	has := func(t *interp.Table) bool { return t.DirectCounter != nil }
+	return p.eachDirectEntry(req.TableEntry, has, "direct counter", func(t *interp.Table, en *interp.Entry) error {
+		d := &p4v1.DirectCounterEntry{TableEntry: p.entryProto(t, en, &p4v1.TableEntry{}),
+			Data: &p4v1.CounterData{PacketCount: int64(en.Counter.Packets.Load()), ByteCount: int64(en.Counter.Bytes.Load())}}
+		return emit(&p4v1.Entity{Entity: &p4v1.Entity_DirectCounterEntry{DirectCounterEntry: d}})
+	})
+}
+
+// eachDirectEntry visits the entries a direct counter or meter read names: all
+// entries of one table (or of every table that has the resource), or the one
+// entry its match fields select.
+func (p *Pipeline) eachDirectEntry(te *p4v1.TableEntry, has func(*interp.Table) bool, what string,
+	visit func(*interp.Table, *interp.Entry) error) error {
 	if te == nil {
 		te = &p4v1.TableEntry{}
 	}
@@ -258,9 +267,9 @@ func (p *Pipeline) readDirectCounters(req *p4v1.DirectCounterEntry, emit func(*p
 		return err
 	}
 	for _, t := range ts {
-		if t.DirectCounter == nil {
+		if !has(t) {
 			if te.TableId != 0 {
-				return errf(codes.InvalidArgument, "table %s has no direct counter", t.Name)
+				return errf(codes.InvalidArgument, "table %s has no %s", t.Name, what)
 			}
 			continue
 		}
@@ -273,14 +282,23 @@ func (p *Pipeline) readDirectCounters(req *p4v1.DirectCounterEntry, emit func(*p
 			ents = []*interp.Entry{en}
 		}
 		for _, en := range ents {
-			d := &p4v1.DirectCounterEntry{TableEntry: p.entryProto(t, en, &p4v1.TableEntry{}),
-				Data: &p4v1.CounterData{PacketCount: int64(en.Counter.Packets.Load()), ByteCount: int64(en.Counter.Bytes.Load())}}
-			if err := emit(&p4v1.Entity{Entity: &p4v1.Entity_DirectCounterEntry{DirectCounterEntry: d}}); err != nil {
+			if err := visit(t, en); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// indexRange is the cells an indexed read names: one, or all n when index is nil.
+func indexRange(index *p4v1.Index, n int, kind, name string) (lo, hi int, err error) {
+	if index == nil {
+		return 0, n, nil
+	}
+	if index.Index < 0 || index.Index >= int64(n) {
+		return 0, 0, errf(codes.OutOfRange, "index %d out of range for %s %s", index.Index, kind, name)
+	}
+	return int(index.Index), int(index.Index) + 1, nil
 }
 
 func meterProto(c *interp.MeterConfig) *p4v1.MeterConfig {
@@ -306,12 +324,9 @@ func (p *Pipeline) readMeters(req *p4v1.MeterEntry, emit func(*p4v1.Entity) erro
 		ms = []*interp.Meter{m}
 	}
 	for _, m := range ms {
-		lo, hi := 0, len(m.Cells)
-		if req.Index != nil {
-			if req.Index.Index < 0 || req.Index.Index >= int64(len(m.Cells)) {
-				return errf(codes.OutOfRange, "index %d out of range for meter %s", req.Index.Index, m.Name)
-			}
-			lo, hi = int(req.Index.Index), int(req.Index.Index)+1
+		lo, hi, err := indexRange(req.Index, len(m.Cells), "meter", m.Name)
+		if err != nil {
+			return err
 		}
 		for i := lo; i < hi; i++ {
 			me := &p4v1.MeterEntry{MeterId: p.c.IDs.Meters[m], Index: &p4v1.Index{Index: int64(i)}, Config: meterProto(m.Cells[i].GetConfig())}
@@ -324,41 +339,15 @@ func (p *Pipeline) readMeters(req *p4v1.MeterEntry, emit func(*p4v1.Entity) erro
 }
 
 func (p *Pipeline) readDirectMeters(req *p4v1.DirectMeterEntry, emit func(*p4v1.Entity) error) error {
-	te := req.TableEntry
-	if te == nil {
-		te = &p4v1.TableEntry{}
-	}
-	ts, err := p.tables(te.TableId)
-	if err != nil {
-		return err
-	}
-	for _, t := range ts {
-		if t.DirectMeter == nil {
-			if te.TableId != 0 {
-				return errf(codes.InvalidArgument, "table %s has no direct meter", t.Name)
-			}
-			continue
+	has := func(t *interp.Table) bool { return t.DirectMeter != nil }
+	return p.eachDirectEntry(req.TableEntry, has, "direct meter", func(t *interp.Table, en *interp.Entry) error {
+		var cfg *interp.MeterConfig
+		if en.Meter != nil {
+			cfg = en.Meter.GetConfig()
 		}
-		ents := t.Entries()
-		if len(te.Match) > 0 {
-			_, en, err := p.entryFor(te)
-			if err != nil {
-				return err
-			}
-			ents = []*interp.Entry{en}
-		}
-		for _, en := range ents {
-			var cfg *interp.MeterConfig
-			if en.Meter != nil {
-				cfg = en.Meter.GetConfig()
-			}
-			d := &p4v1.DirectMeterEntry{TableEntry: p.entryProto(t, en, &p4v1.TableEntry{}), Config: meterProto(cfg)}
-			if err := emit(&p4v1.Entity{Entity: &p4v1.Entity_DirectMeterEntry{DirectMeterEntry: d}}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		d := &p4v1.DirectMeterEntry{TableEntry: p.entryProto(t, en, &p4v1.TableEntry{}), Config: meterProto(cfg)}
+		return emit(&p4v1.Entity{Entity: &p4v1.Entity_DirectMeterEntry{DirectMeterEntry: d}})
+	})
 }
 
 func (p *Pipeline) readRegisters(req *p4v1.RegisterEntry, emit func(*p4v1.Entity) error) error {
@@ -373,12 +362,9 @@ func (p *Pipeline) readRegisters(req *p4v1.RegisterEntry, emit func(*p4v1.Entity
 		rs = []*interp.Register{r}
 	}
 	for _, r := range rs {
-		lo, hi := 0, r.Size
-		if req.Index != nil {
-			if req.Index.Index < 0 || req.Index.Index >= int64(r.Size) {
-				return errf(codes.OutOfRange, "index %d out of range for register %s", req.Index.Index, r.Name)
-			}
-			lo, hi = int(req.Index.Index), int(req.Index.Index)+1
+		lo, hi, err := indexRange(req.Index, r.Size, "register", r.Name)
+		if err != nil {
+			return err
 		}
 		vals := make([]uint64, r.Layout.Size)
 		for i := lo; i < hi; i++ {

@@ -1,7 +1,9 @@
 // Per-port egress rewrite for routed packets: MAC addresses of the link (one
 // neighbour per port in a fat-tree), and the encapsulation the port expects:
 // fabric ports carry the fabric shim (stamped with T^Source and the AQ fields),
-// host ports get neither the shim nor the pinned-path VLAN tag.
+// host ports never get the shim, and lose the pinned-path VLAN tag unless
+// host_port_keep_tag lists them (their host runs the fairfabric shim, which
+// counts bytes per path and strips the tag itself).
 #ifndef __FAIRFABRIC_EGRESS_REWRITE__
 #define __FAIRFABRIC_EGRESS_REWRITE__
 
@@ -48,6 +50,26 @@ control EgressRewrite(inout headers_t hdr,
         size = PORT_KIND_TABLE_SIZE;
     }
 
+    bool keep_tag = false;
+
+    action keep_vlan_tag() {
+        keep_tag = true;
+    }
+
+    // Host ports whose host counts bytes per pinned path (Promenade Eq. 5):
+    // the VLAN tag (VID = path id) is delivered to the host. Default: strip.
+    table host_port_keep_tag {
+        key = {
+            standard_metadata.egress_port: exact;
+        }
+        actions = {
+            keep_vlan_tag;
+            @defaultonly NoAction;
+        }
+        default_action = NoAction();
+        size = PORT_KIND_TABLE_SIZE;
+    }
+
     apply {
         port_macs.apply();
         if (meta.out_port_kind == PORT_KIND_FABRIC) {
@@ -74,8 +96,11 @@ control EgressRewrite(inout headers_t hdr,
                 hdr.fabric.setInvalid();
             }
             if (hdr.vlan.isValid()) {
-                hdr.ethernet.ether_type = hdr.vlan.ether_type;
-                hdr.vlan.setInvalid();
+                host_port_keep_tag.apply();
+                if (!keep_tag) {
+                    hdr.ethernet.ether_type = hdr.vlan.ether_type;
+                    hdr.vlan.setInvalid();
+                }
             }
         }
     }

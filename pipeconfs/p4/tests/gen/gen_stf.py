@@ -148,8 +148,9 @@ router-MAC check, TTL expiry.""")
 def pinned_paths():
     t = Stf("pinned_paths", """
 Pinned paths: the 802.1Q VID is the path id; each switch maps it to an uplink.
-The fabric shim is pushed toward switches and removed, with the tag, toward
-hosts; a downward route wins over the tag.""")
+The fabric shim is pushed toward switches and removed toward hosts; the tag is
+removed too, except on host ports listed in host_port_keep_tag (hosts running
+the fairfabric shim); a downward route wins over the tag.""")
     leaf_setup(t)
 
     t.comment("VID 7 -> uplink 3: tag kept, fabric shim added with T^Source = ingress time 1000")
@@ -192,6 +193,23 @@ hosts; a downward route wins over the tag.""")
           I + "path_classifier.assign_path", "path_id:8", priority=5)
     t.packet(1, from_host(), udp_packet(H1, H2, ident=6))
     t.expect(2, to_h2(), udp_packet(H1, H2, ttl=63, ident=6))
+
+    t.comment("h1 runs the fairfabric shim: its port keeps the tag (the shim counts bytes per path)")
+    t.add(E + "rewrite.host_port_keep_tag", "standard_metadata.egress_port:1", E + "rewrite.keep_vlan_tag")
+    t.comment("last hop to h1: the shim is removed, the tag (VID 7) is kept")
+    t.packet(3, ethernet(ROUTER, SPINE1, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(500),
+             udp_packet(REMOTE, H1, ttl=62))
+    t.expect(1, ethernet(H1_MAC, ROUTER, ETH_VLAN), vlan(7, ETH_IPV4), udp_packet(REMOTE, H1, ttl=61))
+    t.comment("an untagged packet to h1 stays untagged")
+    t.packet(4, ethernet(ROUTER, SPINE2, ETH_FABRIC), fabric(500), udp_packet(REMOTE, H1, ttl=62))
+    t.expect(1, ethernet(H1_MAC, ROUTER, ETH_IPV4), udp_packet(REMOTE, H1, ttl=61))
+    t.comment("h2's port is not listed: the tag is still stripped there")
+    t.packet(3, ethernet(ROUTER, SPINE1, ETH_VLAN), vlan(8, ETH_FABRIC), fabric(500),
+             udp_packet(REMOTE, H2, ttl=62))
+    t.expect(2, to_h2(), udp_packet(REMOTE, H2, ttl=61))
+    t.comment("a tagged packet from h2 to h1 on the same leaf keeps its tag too")
+    t.packet(2, ethernet(ROUTER, H2_MAC, ETH_VLAN), vlan(8, ETH_IPV4), udp_packet(H2, H1, ident=9))
+    t.expect(1, ethernet(H1_MAC, ROUTER, ETH_VLAN), vlan(8, ETH_IPV4), udp_packet(H2, H1, ttl=63, ident=9))
 
     t.write()
 

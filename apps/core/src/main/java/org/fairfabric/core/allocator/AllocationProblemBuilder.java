@@ -1,0 +1,169 @@
+package org.fairfabric.core.allocator;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds an {@link AllocationProblem} from ids, validating as it goes. Every error is an
+ * {@link InvalidProblemException} naming the field as it appears in the JSON problem
+ * ({@code links[2].capacity}, {@code sessions[3].paths[1][0]}), so callers can report it as is.
+ */
+public final class AllocationProblemBuilder {
+    private final Map<String, Integer> linkIndex = new HashMap<>();
+    private final Map<String, Integer> sessionIndex = new HashMap<>();
+    private String[] linkIds = new String[16];
+    private double[] capacity = new double[16];
+    private int links;
+    private String[] sessionIds = new String[16];
+    private double[] weight = new double[16];
+    private double[] demand = new double[16];
+    private double[] minRate = new double[16];
+    private int[] sessionPathStart = new int[17];
+    private int sessions;
+    private int[] pathLinkStart = new int[64];
+    private int paths;
+    private int[] pathLinks = new int[256];
+    private int nnz;
+
+    public AllocationProblemBuilder addLink(String id, double linkCapacity) {
+        String field = "links[" + links + "]";
+        if (id == null || id.isEmpty()) {
+            throw new InvalidProblemException(field + ".id", "missing or empty");
+        }
+        if (linkIndex.containsKey(id)) {
+            throw new InvalidProblemException(field + ".id", "duplicate link id \"" + id + "\"");
+        }
+        if (!(linkCapacity > 0) || Double.isInfinite(linkCapacity)) {
+            throw new InvalidProblemException(field + ".capacity",
+                    "must be a positive finite number, got " + linkCapacity);
+        }
+        if (links == capacity.length) {
+            linkIds = Arrays.copyOf(linkIds, 2 * links);
+            capacity = Arrays.copyOf(capacity, 2 * links);
+        }
+        linkIds[links] = id;
+        capacity[links] = linkCapacity;
+        linkIndex.put(id, links);
+        links++;
+        return this;
+    }
+
+    /**
+     * Adds a session whose paths are lists of link ids.
+     *
+     * @param demandCap {@link AllocationProblem#NO_DEMAND} for none
+     * @param guaranteedRate 0 for none
+     */
+    public AllocationProblemBuilder addSession(String id, double sessionWeight, double demandCap,
+                                               double guaranteedRate, List<List<String>> linkPaths) {
+        String field = "sessions[" + sessions + "]";
+        checkSession(field, id, sessionWeight, demandCap, guaranteedRate);
+        if (linkPaths == null || linkPaths.isEmpty()) {
+            throw new InvalidProblemException(field + ".paths", "a session needs at least one path");
+        }
+        int[][] resolved = new int[linkPaths.size()][];
+        for (int j = 0; j < linkPaths.size(); j++) {
+            List<String> path = linkPaths.get(j);
+            if (path == null || path.isEmpty()) {
+                throw new InvalidProblemException(field + ".paths[" + j + "]", "empty path");
+            }
+            resolved[j] = new int[path.size()];
+            for (int k = 0; k < path.size(); k++) {
+                Integer e = linkIndex.get(path.get(k));
+                if (e == null) {
+                    throw new InvalidProblemException(field + ".paths[" + j + "][" + k + "]",
+                            "unknown link \"" + path.get(k) + "\"");
+                }
+                resolved[j][k] = e;
+            }
+        }
+        append(id, sessionWeight, demandCap, guaranteedRate, resolved);
+        return this;
+    }
+
+    /** Adds a session whose paths are already link indices (generators, derived problems). */
+    public AllocationProblemBuilder addSessionByIndex(String id, double sessionWeight, double demandCap,
+                                                      double guaranteedRate, int[][] linkPaths) {
+        String field = "sessions[" + sessions + "]";
+        checkSession(field, id, sessionWeight, demandCap, guaranteedRate);
+        if (linkPaths.length == 0) {
+            throw new InvalidProblemException(field + ".paths", "a session needs at least one path");
+        }
+        for (int j = 0; j < linkPaths.length; j++) {
+            if (linkPaths[j].length == 0) {
+                throw new InvalidProblemException(field + ".paths[" + j + "]", "empty path");
+            }
+            for (int k = 0; k < linkPaths[j].length; k++) {
+                if (linkPaths[j][k] < 0 || linkPaths[j][k] >= links) {
+                    throw new InvalidProblemException(field + ".paths[" + j + "][" + k + "]",
+                            "unknown link index " + linkPaths[j][k]);
+                }
+            }
+        }
+        append(id, sessionWeight, demandCap, guaranteedRate, linkPaths);
+        return this;
+    }
+
+    private void checkSession(String field, String id, double w, double d, double g) {
+        if (id == null || id.isEmpty()) {
+            throw new InvalidProblemException(field + ".id", "missing or empty");
+        }
+        if (sessionIndex.containsKey(id)) {
+            throw new InvalidProblemException(field + ".id", "duplicate session id \"" + id + "\"");
+        }
+        if (!(w > 0) || Double.isInfinite(w)) {
+            throw new InvalidProblemException(field + ".weight", "must be a positive finite number, got " + w);
+        }
+        if (!(d > 0)) {
+            throw new InvalidProblemException(field + ".demand", "must be a positive number, got " + d);
+        }
+        if (!(g >= 0) || Double.isInfinite(g)) {
+            throw new InvalidProblemException(field + ".minRate",
+                    "must be a non-negative finite number, got " + g);
+        }
+        if (g > d) {
+            throw new InvalidProblemException(field + ".minRate",
+                    "exceeds the session's demand (" + g + " > " + d + ")");
+        }
+    }
+
+    private void append(String id, double w, double d, double g, int[][] linkPaths) {
+        if (sessions == weight.length) {
+            int n = 2 * sessions;
+            sessionIds = Arrays.copyOf(sessionIds, n);
+            weight = Arrays.copyOf(weight, n);
+            demand = Arrays.copyOf(demand, n);
+            minRate = Arrays.copyOf(minRate, n);
+            sessionPathStart = Arrays.copyOf(sessionPathStart, n + 1);
+        }
+        sessionIds[sessions] = id;
+        weight[sessions] = w;
+        demand[sessions] = d;
+        minRate[sessions] = g;
+        sessionIndex.put(id, sessions);
+        for (int[] path : linkPaths) {
+            if (paths + 1 >= pathLinkStart.length) {
+                pathLinkStart = Arrays.copyOf(pathLinkStart, 2 * pathLinkStart.length);
+            }
+            while (nnz + path.length > pathLinks.length) {
+                pathLinks = Arrays.copyOf(pathLinks, 2 * pathLinks.length);
+            }
+            System.arraycopy(path, 0, pathLinks, nnz, path.length);
+            nnz += path.length;
+            paths++;
+            pathLinkStart[paths] = nnz;
+        }
+        sessions++;
+        sessionPathStart[sessions] = paths;
+    }
+
+    public AllocationProblem build() {
+        return new AllocationProblem(Arrays.copyOf(linkIds, links), Arrays.copyOf(capacity, links),
+                Arrays.copyOf(sessionIds, sessions), Arrays.copyOf(weight, sessions),
+                Arrays.copyOf(demand, sessions), Arrays.copyOf(minRate, sessions),
+                Arrays.copyOf(sessionPathStart, sessions + 1), Arrays.copyOf(pathLinkStart, paths + 1),
+                Arrays.copyOf(pathLinks, nnz));
+    }
+}

@@ -1,0 +1,58 @@
+package org.fairfabric.core.allocator;
+
+/**
+ * Exact weighted proportional-fair allocation: maximises Σ_i w_i log(Σ_p r_i(p)) subject to
+ * link capacities, demand caps and minimum rates, and stops when the certified relative duality
+ * gap (D(μ) − P(r)) / Σ_i w_i of the reported (capacity-feasible) allocation and prices is at
+ * most the tolerance. See docs/allocator.md for the method.
+ */
+public final class ExactAllocator {
+    public static final double DEFAULT_TOLERANCE = 1e-4;
+    public static final int DEFAULT_MAX_ITERATIONS = 200;
+
+    private final double tolerance;
+    private final int maxIterations;
+
+    public ExactAllocator() {
+        this(DEFAULT_TOLERANCE, DEFAULT_MAX_ITERATIONS);
+    }
+
+    public ExactAllocator(double tolerance, int maxIterations) {
+        if (!(tolerance > 0) || tolerance >= 1) {
+            throw new IllegalArgumentException("tolerance must be in (0, 1), got " + tolerance);
+        }
+        if (maxIterations < 1) {
+            throw new IllegalArgumentException("maxIterations must be positive, got " + maxIterations);
+        }
+        this.tolerance = tolerance;
+        this.maxIterations = maxIterations;
+    }
+
+    /** Cold solve. */
+    public Allocation solve(AllocationProblem problem) throws InfeasibleProblemException {
+        return solve(problem, null);
+    }
+
+    /**
+     * Solve, starting from {@code warm} (the previous allocation's {@link Allocation#warmStart()})
+     * when it is not null.
+     *
+     * @throws InfeasibleProblemException when the minimum rates cannot all be met
+     */
+    public Allocation solve(AllocationProblem problem, WarmStart warm) throws InfeasibleProblemException {
+        if (warm != null) {
+            // A warm start that does not pay off quickly (a large change) falls back to a cold one.
+            Allocation attempt = new InteriorPointSolver(problem, tolerance, Math.min(maxIterations, WARM_ITERATIONS))
+                    .solve(warm);
+            if (attempt.converged()) {
+                return attempt;
+            }
+            return new InteriorPointSolver(problem, tolerance, maxIterations).solve(null)
+                    .plusIterations(attempt.iterations());
+        }
+        return new InteriorPointSolver(problem, tolerance, maxIterations).solve(null);
+    }
+
+    /** Iteration budget of a warm start before falling back to a cold solve. */
+    static final int WARM_ITERATIONS = 30;
+}
