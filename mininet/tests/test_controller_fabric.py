@@ -169,6 +169,10 @@ def test_congested_uplink_moves_to_a_lower_routing_group(fabric_run):
                  and e["detail"]["toLevel"] > 0]
     print("moves on fcleaf1:", [(e["detail"]["metric"], e["detail"]["port"], e["detail"]["toLevel"]) for e in moves])
     assert all(e["detail"]["metric"] == "QUEUE_DEPTH" and e["detail"]["port"] in (5, 6, 7, 8) for e in moves), moves
+    # Congestion is not a failure: echo probes jump the queue, so no link goes down.
+    downs = [e["subject"] for e in ctl.get("/events?after=%d&limit=1000" % after)
+             if e["type"] == "link.state" and not e["detail"]["up"]]
+    assert downs == [], "links declared failed under mere congestion: %s" % downs
     # The view holds each uplink in exactly one level of each table.
     for metric in ("QUEUE_DEPTH", "DELAY", "LINK_UTILIZATION"):
         levels = [g["ports"] for g in ctl.get("/routing-groups") if g["device"] == "device:fcleaf1" and g["metric"] == metric]
@@ -219,6 +223,18 @@ def flows_delivered(src, dst, flows, workdir):
         return int(f.read().strip())
 
 
+def all_flows_delivered(src, dst, flows, workdir, timeout=20):
+    """Whether every flow gets through within timeout. The REST view changes when
+    the controller hands its writes to the switches, a moment before they land."""
+    deadline = time.time() + timeout
+    while True:
+        got = flows_delivered(src, dst, flows, workdir)
+        if got == flows or time.time() > deadline:
+            print("%d of %d flows delivered" % (got, flows))
+            return got == flows
+        time.sleep(1)
+
+
 def test_failed_uplink_leaves_the_routing_groups(fabric_run):
     """vFab loop: with fcleaf1's uplink to fcspine2 down, the echo requests the
     controller sends go unanswered, fcleaf1 reports LINK_FAILURE, the
@@ -227,7 +243,7 @@ def test_failed_uplink_leaves_the_routing_groups(fabric_run):
     net, topo, ctl, _ = fabric_run("leafspine")
     workdir = tempfile.mkdtemp(prefix="ctrl-fabric-flows.")
     src, dst = net.get("fch1", "fch13")
-    assert flows_delivered(src, dst, 64, workdir) == 64
+    assert all_flows_delivered(src, dst, 64, workdir)
     after = ctl.get("/events?limit=1000")[-1]["seq"]
     net.configLinkStatus("fcleaf1", "fcspine2", "down")
     deadline = time.time() + 30
@@ -241,7 +257,7 @@ def test_failed_uplink_leaves_the_routing_groups(fabric_run):
     down = [e for e in ctl.get("/events?after=%d&limit=1000" % after)
             if e["type"] == "link.state" and e["detail"]["reportedBy"] in ("device:fcleaf1/6", "device:fcspine2/1")]
     assert down and down[0]["detail"]["up"] is False, down  # whichever end reported first
-    assert flows_delivered(src, dst, 64, workdir) == 64
+    assert all_flows_delivered(src, dst, 64, workdir)
 
     # Recovery (ten good batches, the port back in level 0) is not exercised:
     # p4switch stops reading a port whose interface went down ("port read

@@ -56,6 +56,9 @@ control FabricIngress(inout headers_t hdr,
         }
         // Whatever no block forwards is dropped.
         mark_to_drop(standard_metadata);
+        if (hdr.echo.isValid()) {
+            standard_metadata.priority = ECHO_PRIORITY;
+        }
         failure_detection.apply(hdr, meta, standard_metadata);
 
         if (hdr.packet_out.isValid()) {

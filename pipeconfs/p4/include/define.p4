@@ -82,6 +82,9 @@ const bit<8> DIR_DECREASE = 2;  // for LINK_FAILURE: the port recovered
 // vFab echo types and probe types / errno.
 const bit<8> ECHO_REQUEST = 1;
 const bit<8> ECHO_REPLY   = 2;
+// Echo requests and replies take the highest-priority queue: behind a congested
+// FIFO they would go unanswered and a busy link would look failed.
+const bit<3> ECHO_PRIORITY = 7;
 const bit<4> PROBE_TYPE_PROBE    = 1;
 const bit<4> PROBE_TYPE_RESPONSE = 2;
 const bit<4> PROBE_TYPE_FAILURE  = 4;

@@ -96,6 +96,13 @@ public final class NetworkView {
         return new ArrayList<>(groups.values());
     }
 
+    /** Records the new membership of several groups at once, so that no reader sees a port in none. */
+    public synchronized void setRoutingGroups(List<RoutingGroupDto> gs) {
+        for (RoutingGroupDto g : gs) {
+            setRoutingGroup(g);
+        }
+    }
+
     /** Records the new membership of one group; announces each port that moved into it. */
     public synchronized void setRoutingGroup(RoutingGroupDto g) {
         device(g.device);

@@ -293,13 +293,15 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
 
     private void publishGroups(java.util.Collection<String> devices) {
+        List<RoutingGroupDto> all = new ArrayList<>();
         for (String d : devices) {
             for (Map.Entry<Metric, List<SortedSet<Integer>>> m : groups.membership(d).entrySet()) {
                 for (int level = 0; level < m.getValue().size(); level++) {
-                    network.setRoutingGroup(new RoutingGroupDto(d, m.getKey().name(), level, new ArrayList<>(m.getValue().get(level))));
+                    all.add(new RoutingGroupDto(d, m.getKey().name(), level, new ArrayList<>(m.getValue().get(level))));
                 }
             }
         }
+        network.setRoutingGroups(all);
     }
 
     /** A switch's router MAC: locally administered, from its P4Runtime device id. */
