@@ -11,7 +11,9 @@ import java.util.Map;
  * <p>Each Newton step is reduced to the link space: per session the Hessian block is
  * diag(z/r) + h_i·11ᵀ (Sherman–Morrison inverts it in O(paths)), and the link prices' step y
  * solves (diag(s/μ) + A B⁻¹ Aᵀ) y = rhs by Jacobi-preconditioned conjugate gradients, never
- * forming a matrix: each CG iteration is two passes over the path→link CSR arrays.
+ * forming a matrix: each CG iteration is one fused pass over the sessions' path→link CSR arrays.
+ * Two configurations (see {@link #fast}): Mehrotra predictor–corrector steps with a CG test
+ * scaled to the complementarity error it leaves, and the classic method kept as the fallback.
  *
  * <p>Works in normalised units (capacities divided by the largest, weights by their mean);
  * the relative gap is invariant under that scaling.
