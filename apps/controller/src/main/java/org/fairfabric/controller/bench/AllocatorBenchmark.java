@@ -56,7 +56,7 @@ public final class AllocatorBenchmark {
         instances.add(new Instance(16, 10_000, 8, 1, true));
         instances.add(new Instance(32, 100_000, 8, 1, false));
 
-        System.out.printf(Locale.ROOT, "allocator benchmark: exact mode (primal-dual interior point), 1 thread, "
+        System.out.printf(Locale.ROOT, "allocator benchmark: exact mode (primal-dual interior point, predictor-corrector), 1 thread, "
                 + "%d cores visible; cvxpy/Clarabel %s%n", Runtime.getRuntime().availableProcessors(),
                 python == null ? "skipped (no Python with cvxpy)" : "via " + python);
         warmUpJit();

@@ -37,21 +37,38 @@ public final class ExactAllocator {
      * Solve, starting from {@code warm} (the previous allocation's {@link Allocation#warmStart()})
      * when it is not null.
      *
+     * <p>The fast method runs first; when it fails to certify the tolerance (and has not merely
+     * hit the rounding floor below {@link #ROUNDING_FLOOR}), the classic interior-point method
+     * solves from scratch and the better certified result is returned.
+     *
      * @throws InfeasibleProblemException when the minimum rates cannot all be met
      */
     public Allocation solve(AllocationProblem problem, WarmStart warm) throws InfeasibleProblemException {
+        Allocation fast = solveWith(problem, warm, true);
+        if (fast.converged() || fast.relativeGap() <= Math.max(tolerance, ROUNDING_FLOOR)) {
+            return fast;
+        }
+        Allocation classic = solveWith(problem, warm, false).plusIterations(fast.iterations());
+        return classic.relativeGap() <= fast.relativeGap() ? classic : fast.plusIterations(classic.iterations());
+    }
+
+    private Allocation solveWith(AllocationProblem problem, WarmStart warm, boolean fast)
+            throws InfeasibleProblemException {
         if (warm != null) {
             // A warm start that does not pay off quickly (a large change) falls back to a cold one.
-            Allocation attempt = new InteriorPointSolver(problem, tolerance, Math.min(maxIterations, WARM_ITERATIONS))
-                    .solve(warm);
+            Allocation attempt = new InteriorPointSolver(problem, tolerance, Math.min(maxIterations, WARM_ITERATIONS),
+                    fast).solve(warm);
             if (attempt.converged()) {
                 return attempt;
             }
-            return new InteriorPointSolver(problem, tolerance, maxIterations).solve(null)
+            return new InteriorPointSolver(problem, tolerance, maxIterations, fast).solve(null)
                     .plusIterations(attempt.iterations());
         }
-        return new InteriorPointSolver(problem, tolerance, maxIterations).solve(null);
+        return new InteriorPointSolver(problem, tolerance, maxIterations, fast).solve(null);
     }
+
+    /** Certified gaps below this are at the rounding floor: no fallback is tried. */
+    static final double ROUNDING_FLOOR = 1e-9;
 
     /** Iteration budget of a warm start before falling back to a cold solve. */
     static final int WARM_ITERATIONS = 30;

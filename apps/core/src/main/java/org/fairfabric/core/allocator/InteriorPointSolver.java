@@ -11,7 +11,9 @@ import java.util.Map;
  * <p>Each Newton step is reduced to the link space: per session the Hessian block is
  * diag(z/r) + h_i·11ᵀ (Sherman–Morrison inverts it in O(paths)), and the link prices' step y
  * solves (diag(s/μ) + A B⁻¹ Aᵀ) y = rhs by Jacobi-preconditioned conjugate gradients, never
- * forming a matrix: each CG iteration is two passes over the path→link CSR arrays.
+ * forming a matrix: each CG iteration is one fused pass over the sessions' path→link CSR arrays.
+ * Two configurations (see {@link #fast}): Mehrotra predictor–corrector steps with a CG test
+ * scaled to the complementarity error it leaves, and the classic method kept as the fallback.
  *
  * <p>Works in normalised units (capacities divided by the largest, weights by their mean);
  * the relative gap is invariant under that scaling.
@@ -21,6 +23,12 @@ final class InteriorPointSolver {
     private static final int MAX_CG_ITERATIONS = 1000;
 
     private final AllocationProblem problem;
+    /**
+     * The fast method: Mehrotra predictor–corrector steps on cold solves, CG stopped by the
+     * complementarity error it leaves, warm solves re-saving their own restart point. Otherwise
+     * the classic method (heuristic σ, relative-residual CG), kept as the fallback.
+     */
+    private final boolean fast;
     private final double tolerance;
     private final int maxIterations;
     private final int n;
@@ -76,6 +84,12 @@ final class InteriorPointSolver {
     private final double[] dv;
     private final double[] dbeta;
     private final double[] precond;
+    private final double[] corrPath;
+    private final double[] corrLink;
+    private final double[] corrLo;
+    private final double[] corrUp;
+    /** s/μ per link: the diagonal part of the link-space Newton matrix. */
+    private final double[] linkDiag;
     private final double[] cgY;
     private final double[] cgRes;
     private final double[] cgZ;
@@ -91,8 +105,9 @@ final class InteriorPointSolver {
     private double lastGap = Double.POSITIVE_INFINITY;
     private double lastInfeasibility = Double.POSITIVE_INFINITY;
 
-    InteriorPointSolver(AllocationProblem problem, double tolerance, int maxIterations) {
+    InteriorPointSolver(AllocationProblem problem, double tolerance, int maxIterations, boolean fast) {
         this.problem = problem;
+        this.fast = fast;
         this.tolerance = tolerance;
         this.maxIterations = maxIterations;
         n = problem.sessionCount();
@@ -162,6 +177,11 @@ final class InteriorPointSolver {
         dv = new double[n];
         dbeta = new double[n];
         precond = new double[m];
+        corrPath = new double[paths];
+        corrLink = new double[m];
+        corrLo = new double[n];
+        corrUp = new double[n];
+        linkDiag = new double[m];
         cgY = new double[m];
         cgRes = new double[m];
         cgZ = new double[m];
@@ -176,6 +196,7 @@ final class InteriorPointSolver {
     }
 
     Allocation solve(WarmStart warm) throws InfeasibleProblemException {
+        predictorCorrector = fast && warm == null;
         if (warm == null) {
             coldStart();
         } else {
@@ -200,7 +221,7 @@ final class InteriorPointSolver {
             }
             // Warm solves pass on the centred iterate they inherited: their own iterates started
             // off-centre, and re-saving them would degrade a chain of warm starts.
-            if (snapshot == null && warm == null
+            if (snapshot == null && (warm == null || fast)
                     && lastGap <= Math.max(WARM_SAVE_FACTOR * tolerance, WARM_SAVE_GAP)
                     && lastInfeasibility <= tolerance) {
                 snapshot = snapshot();
@@ -387,6 +408,7 @@ final class InteriorPointSolver {
         recentreChangedLinks();
     }
 
+
     /**
      * Links that lost load since the stored iterate (a session left, a weight dropped) get
      * their slack back and a price consistent with the stored centrality, so that the start
@@ -507,6 +529,11 @@ final class InteriorPointSolver {
         lastInfeasibility = infeasible;
     }
 
+    /**
+     * One Mehrotra predictor–corrector step (when {@link #predictorCorrector}; otherwise one
+     * plain Newton step with the heuristic centring σ). Both solves share the session blocks
+     * and the preconditioner; the corrector's CG starts from the predictor's solution.
+     */
     private void newtonStep() {
         double comp = 0;
         int count = paths + m;
@@ -528,118 +555,25 @@ final class InteriorPointSolver {
         }
         // When the certified gap is far above the complementarity, infeasibility dominates:
         // take a centring step that reduces the residuals rather than racing τ to zero.
-        double effectiveSigma = lastGap * sumW > GAP_RATIO * comp ? Math.max(sigma, SIGMA_CENTRE) : sigma;
-        double tau = effectiveSigma * comp / count;
-
-        // Session blocks B_i = diag(z/r) + h_i 11ᵀ and the right-hand side q (per path).
-        for (int i = 0; i < n; i++) {
-            double hi = w[i] / (x[i] * x[i]);
-            double ci = 0;
-            if (hasLo[i]) {
-                hi += alpha[i] / u[i];
-                ci += (tau - alpha[i] * u[i] - alpha[i] * rl[i]) / u[i];
-            }
-            if (hasUp[i]) {
-                hi += beta[i] / v[i];
-                ci -= (tau - beta[i] * v[i] + beta[i] * ru[i]) / v[i];
-            }
-            h[i] = hi;
-            double grad = w[i] / x[i] + alpha[i] - beta[i] + ci;
-            double sumD = 0;
-            for (int p = sps[i]; p < sps[i + 1]; p++) {
-                dinv[p] = 1 / (z[p] / r[p] + regularisation);
-                sumD += dinv[p];
-                qPath[p] = grad - pathPrice[p] + tau / r[p];
-            }
-            hFactor[i] = hi / (1 + hi * sumD);
-        }
-        for (int e = 0; e < m; e++) {
-            rho[e] = (tau - mu[e] * s[e] + mu[e] * re[e]) / s[e];
-        }
-        for (int p = 0; p < paths; p++) {
-            double t = 0;
-            for (int k = pls[p]; k < pls[p + 1]; k++) {
-                t += rho[pl[k]];
-            }
-            qPath[p] -= t;
-        }
-        // rhs = A B⁻¹ q'
-        applyBinv(qPath, tmpPath);
-        Arrays.fill(cgRhs, 0);
-        for (int p = 0; p < paths; p++) {
-            double t = tmpPath[p];
-            for (int k = pls[p]; k < pls[p + 1]; k++) {
-                cgRhs[pl[k]] += t;
-            }
-        }
-        if (m <= DENSE_LIMIT) {
-            denseSolve();
+        boolean centre = lastGap * sumW > GAP_RATIO * comp;
+        averageComplementarity = comp / count;
+        double effectiveSigma;
+        buildSessionBlocks();
+        if (predictorCorrector && !centre) {
+            // Predictor: the affine-scaling direction (τ = 0); σ from how far it gets.
+            direction(0, false);
+            stepLengths();
+            double compAff = complementarityAfterStep();
+            effectiveSigma = Math.max(PC_SIGMA_MIN, Math.min(1, Math.pow(compAff / comp, 3)));
+            storeSecondOrderTerms();
+            direction(effectiveSigma * comp / count, true);
         } else {
-            buildPreconditioner();
-            conjugateGradients(Math.max(CG_TOL_MIN, Math.min(CG_TOL_MAX, CG_TOL_PER_GAP * lastGap)));
+            effectiveSigma = centre ? Math.max(sigma, SIGMA_CENTRE) : sigma;
+            direction(effectiveSigma * comp / count, false);
         }
-
-        // Back-substitution.
-        for (int p = 0; p < paths; p++) {
-            double t = 0;
-            for (int k = pls[p]; k < pls[p + 1]; k++) {
-                t += cgY[pl[k]];
-            }
-            tmpPath[p] = qPath[p] - t;
-        }
-        applyBinv(tmpPath, dr);
-        Duality.sessionRates(sps, dr, dx);
-        Arrays.fill(ds, 0);
-        for (int p = 0; p < paths; p++) {
-            double t = dr[p];
-            for (int k = pls[p]; k < pls[p + 1]; k++) {
-                ds[pl[k]] += t;
-            }
-        }
-        for (int e = 0; e < m; e++) {
-            ds[e] = -re[e] - ds[e];
-dmu[e] = cgY[e] + rho[e];
-        }
-        for (int p = 0; p < paths; p++) {
-            dz[p] = tau / r[p] - z[p] - z[p] / r[p] * dr[p];
-        }
-        for (int i = 0; i < n; i++) {
-            if (hasLo[i]) {
-                du[i] = dx[i] + rl[i];
-                dalpha[i] = (tau - alpha[i] * u[i] - alpha[i] * du[i]) / u[i];
-            }
-            if (hasUp[i]) {
-                dv[i] = -ru[i] - dx[i];
-                dbeta[i] = (tau - beta[i] * v[i] - beta[i] * dv[i]) / v[i];
-            }
-        }
-
-        double ap = 1;
-        double ad = 1;
-        ap = maxStep(r, dr, ap);
-        ap = maxStep(s, ds, ap);
-        ad = maxStep(z, dz, ad);
-        ad = maxStep(mu, dmu, ad);
-        for (int i = 0; i < n; i++) {
-            if (hasLo[i]) {
-                if (du[i] < 0) {
-                    ap = Math.min(ap, -u[i] / du[i]);
-                }
-                if (dalpha[i] < 0) {
-                    ad = Math.min(ad, -alpha[i] / dalpha[i]);
-                }
-            }
-            if (hasUp[i]) {
-                if (dv[i] < 0) {
-                    ap = Math.min(ap, -v[i] / dv[i]);
-                }
-                if (dbeta[i] < 0) {
-                    ad = Math.min(ad, -beta[i] / dbeta[i]);
-                }
-            }
-        }
-        ap = Math.min(1, STEP_TO_BOUNDARY * ap);
-        ad = Math.min(1, STEP_TO_BOUNDARY * ad);
+        stepLengths();
+        double ap = stepPrimal;
+        double ad = stepDual;
         for (int p = 0; p < paths; p++) {
             r[p] += ap * dr[p];
             z[p] += ad * dz[p];
@@ -666,6 +600,188 @@ dmu[e] = cgY[e] + rho[e];
                 : Math.max(lastGap < 1e-7 ? PRIMAL_REG_FINAL : PRIMAL_REG, regularisation / 10);
         sigma = Math.max(SIGMA_MIN, Math.min(0.5, Math.pow(1 - step, 3)));
     }
+
+    /** Session blocks B_i = diag(z/r + reg)⁻¹-form (dinv), h_i, the Sherman–Morrison factors, and the preconditioner. */
+    private void buildSessionBlocks() {
+        for (int i = 0; i < n; i++) {
+            double hi = w[i] / (x[i] * x[i]);
+            if (hasLo[i]) {
+                hi += alpha[i] / u[i];
+            }
+            if (hasUp[i]) {
+                hi += beta[i] / v[i];
+            }
+            h[i] = hi;
+            double sumD = 0;
+            for (int p = sps[i]; p < sps[i + 1]; p++) {
+                dinv[p] = 1 / (z[p] / r[p] + regularisation);
+                sumD += dinv[p];
+            }
+            hFactor[i] = hi / (1 + hi * sumD);
+        }
+        if (m > DENSE_LIMIT) {
+            buildPreconditioner();
+        }
+    }
+
+    /**
+     * The Newton direction for complementarity target τ; with {@code corrected}, each
+     * complementarity target is τ minus the predictor's second-order term (Mehrotra).
+     */
+    private void direction(double tau, boolean corrected) {
+        for (int i = 0; i < n; i++) {
+            double ci = 0;
+            if (hasLo[i]) {
+                double t = tau - (corrected ? corrLo[i] : 0);
+                ci += (t - alpha[i] * u[i] - alpha[i] * rl[i]) / u[i];
+            }
+            if (hasUp[i]) {
+                double t = tau - (corrected ? corrUp[i] : 0);
+                ci -= (t - beta[i] * v[i] + beta[i] * ru[i]) / v[i];
+            }
+            double grad = w[i] / x[i] + alpha[i] - beta[i] + ci;
+            for (int p = sps[i]; p < sps[i + 1]; p++) {
+                double t = tau - (corrected ? corrPath[p] : 0);
+                qPath[p] = grad - pathPrice[p] + t / r[p];
+            }
+        }
+        for (int e = 0; e < m; e++) {
+            double t = tau - (corrected ? corrLink[e] : 0);
+            rho[e] = (t - mu[e] * s[e] + mu[e] * re[e]) / s[e];
+        }
+        for (int p = 0; p < paths; p++) {
+            double t = 0;
+            for (int k = pls[p]; k < pls[p + 1]; k++) {
+                t += rho[pl[k]];
+            }
+            qPath[p] -= t;
+        }
+        // rhs = A B⁻¹ q'
+        applyBinv(qPath, tmpPath);
+        Arrays.fill(cgRhs, 0);
+        for (int p = 0; p < paths; p++) {
+            double t = tmpPath[p];
+            for (int k = pls[p]; k < pls[p + 1]; k++) {
+                cgRhs[pl[k]] += t;
+            }
+        }
+        if (m <= DENSE_LIMIT) {
+            denseSolve();
+        } else {
+            conjugateGradients(Math.max(CG_TOL_MIN, Math.min(CG_TOL_MAX, CG_TOL_PER_GAP * lastGap)));
+        }
+
+        // Back-substitution.
+        for (int p = 0; p < paths; p++) {
+            double t = 0;
+            for (int k = pls[p]; k < pls[p + 1]; k++) {
+                t += cgY[pl[k]];
+            }
+            tmpPath[p] = qPath[p] - t;
+        }
+        applyBinv(tmpPath, dr);
+        Duality.sessionRates(sps, dr, dx);
+        Arrays.fill(ds, 0);
+        for (int p = 0; p < paths; p++) {
+            double t = dr[p];
+            for (int k = pls[p]; k < pls[p + 1]; k++) {
+                ds[pl[k]] += t;
+            }
+        }
+        for (int e = 0; e < m; e++) {
+            ds[e] = -re[e] - ds[e];
+            dmu[e] = cgY[e] + rho[e];
+        }
+        for (int p = 0; p < paths; p++) {
+            double t = tau - (corrected ? corrPath[p] : 0);
+            dz[p] = t / r[p] - z[p] - z[p] / r[p] * dr[p];
+        }
+        for (int i = 0; i < n; i++) {
+            if (hasLo[i]) {
+                double t = tau - (corrected ? corrLo[i] : 0);
+                du[i] = dx[i] + rl[i];
+                dalpha[i] = (t - alpha[i] * u[i] - alpha[i] * du[i]) / u[i];
+            }
+            if (hasUp[i]) {
+                double t = tau - (corrected ? corrUp[i] : 0);
+                dv[i] = -ru[i] - dx[i];
+                dbeta[i] = (t - beta[i] * v[i] - beta[i] * dv[i]) / v[i];
+            }
+        }
+    }
+
+    /** Primal and dual step lengths (fraction to the boundary) for the current direction. */
+    private void stepLengths() {
+        double ap = 1;
+        double ad = 1;
+        ap = maxStep(r, dr, ap);
+        ap = maxStep(s, ds, ap);
+        ad = maxStep(z, dz, ad);
+        ad = maxStep(mu, dmu, ad);
+        for (int i = 0; i < n; i++) {
+            if (hasLo[i]) {
+                if (du[i] < 0) {
+                    ap = Math.min(ap, -u[i] / du[i]);
+                }
+                if (dalpha[i] < 0) {
+                    ad = Math.min(ad, -alpha[i] / dalpha[i]);
+                }
+            }
+            if (hasUp[i]) {
+                if (dv[i] < 0) {
+                    ap = Math.min(ap, -v[i] / dv[i]);
+                }
+                if (dbeta[i] < 0) {
+                    ad = Math.min(ad, -beta[i] / dbeta[i]);
+                }
+            }
+        }
+        stepPrimal = Math.min(1, STEP_TO_BOUNDARY * ap);
+        stepDual = Math.min(1, STEP_TO_BOUNDARY * ad);
+    }
+
+    /** Total complementarity after the current direction's step (the predictor's outcome). */
+    private double complementarityAfterStep() {
+        double ap = stepPrimal;
+        double ad = stepDual;
+        double c = 0;
+        for (int p = 0; p < paths; p++) {
+            c += (r[p] + ap * dr[p]) * (z[p] + ad * dz[p]);
+        }
+        for (int e = 0; e < m; e++) {
+            c += (s[e] + ap * ds[e]) * (mu[e] + ad * dmu[e]);
+        }
+        for (int i = 0; i < n; i++) {
+            if (hasLo[i]) {
+                c += (u[i] + ap * du[i]) * (alpha[i] + ad * dalpha[i]);
+            }
+            if (hasUp[i]) {
+                c += (v[i] + ap * dv[i]) * (beta[i] + ad * dbeta[i]);
+            }
+        }
+        return c;
+    }
+
+    /** Mehrotra's second-order terms Δ·Δ of the predictor, per complementarity pair. */
+    private void storeSecondOrderTerms() {
+        for (int p = 0; p < paths; p++) {
+            corrPath[p] = dr[p] * dz[p];
+        }
+        for (int e = 0; e < m; e++) {
+            corrLink[e] = ds[e] * dmu[e];
+        }
+        for (int i = 0; i < n; i++) {
+            corrLo[i] = hasLo[i] ? du[i] * dalpha[i] : 0;
+            corrUp[i] = hasUp[i] ? dv[i] * dbeta[i] : 0;
+        }
+    }
+
+    private double stepPrimal;
+    private double stepDual;
+    /** Mehrotra steps: the fast method's cold solves (warm restarts take plain steps). */
+    private boolean predictorCorrector;
+    /** Lower bound on the predictor–corrector σ. */
+    private static final double PC_SIGMA_MIN = 1e-3;
 
     private static final double SIGMA_MIN = 0.05;
     private double sigma = 0.3;
@@ -701,7 +817,8 @@ dmu[e] = cgY[e] + rho[e];
     /** Exact diagonal of diag(s/μ) + A B⁻¹ Aᵀ, for Jacobi preconditioning. */
     private void buildPreconditioner() {
         for (int e = 0; e < m; e++) {
-            precond[e] = s[e] / mu[e];
+            linkDiag[e] = s[e] / mu[e];
+            precond[e] = linkDiag[e];
         }
         for (int i = 0; i < n; i++) {
             int nt = 0;
@@ -730,26 +847,56 @@ dmu[e] = cgY[e] + rho[e];
         }
     }
 
-    /** q = (diag(s/μ) + A B⁻¹ Aᵀ) y */
+    /**
+     * q = (diag(s/μ) + A B⁻¹ Aᵀ) y in one pass over the sessions: gather each path's price
+     * change, apply the session's Sherman–Morrison inverse, scatter back onto the links.
+     */
     private void multiply(double[] y, double[] q) {
-        for (int p = 0; p < paths; p++) {
-            double t = 0;
-            for (int k = pls[p]; k < pls[p + 1]; k++) {
-                t += y[pl[k]];
-            }
-            tmpPath[p] = t;
-        }
-        applyBinv(tmpPath, tmpPath);
         for (int e = 0; e < m; e++) {
-            q[e] = s[e] / mu[e] * y[e];
+            q[e] = linkDiag[e] * y[e];
         }
-        for (int p = 0; p < paths; p++) {
-            double t = tmpPath[p];
-            for (int k = pls[p]; k < pls[p + 1]; k++) {
-                q[pl[k]] += t;
+        for (int i = 0; i < n; i++) {
+            int first = sps[i];
+            int end = sps[i + 1];
+            double dot = 0;
+            for (int p = first; p < end; p++) {
+                double t = 0;
+                for (int k = pls[p]; k < pls[p + 1]; k++) {
+                    t += y[pl[k]];
+                }
+                tmpPath[p] = t;
+                dot += dinv[p] * t;
+            }
+            double f = hFactor[i] * dot;
+            for (int p = first; p < end; p++) {
+                double c = dinv[p] * (tmpPath[p] - f);
+                for (int k = pls[p]; k < pls[p + 1]; k++) {
+                    q[pl[k]] += c;
+                }
             }
         }
     }
+
+    /**
+     * A residual res in the link-space equation becomes an error μ_e·res_e in link e's
+     * complementarity equation; CG stops when those errors are small against the average
+     * complementarity (η), or (η ≤ 0) at the plain relative residual.
+     */
+    private boolean cgConverged(double relTol, double bnorm) {
+        if (!fast) {
+            return Math.sqrt(dot(cgRes, cgRes)) <= relTol * bnorm;
+        }
+        double t = 0;
+        for (int e = 0; e < m; e++) {
+            double c = mu[e] * cgRes[e];
+            t += c * c;
+        }
+        return Math.sqrt(t / m) <= CG_ETA * averageComplementarity;
+    }
+
+    /** Fast method: CG stops when the RMS complementarity error is this fraction of the average. */
+    private static final double CG_ETA = 0.1;
+    private double averageComplementarity;
 
     private void conjugateGradients(double relTol) {
         double bnorm = Math.sqrt(dot(cgRhs, cgRhs));
@@ -772,7 +919,7 @@ dmu[e] = cgY[e] + rho[e];
             Arrays.fill(cgY, 0);
             System.arraycopy(cgRhs, 0, cgRes, 0, m);
         }
-        if (Math.sqrt(dot(cgRes, cgRes)) <= relTol * bnorm) {
+        if (cgConverged(relTol, bnorm)) {
             return;
         }
         for (int e = 0; e < m; e++) {
@@ -788,7 +935,7 @@ dmu[e] = cgY[e] + rho[e];
                 cgRes[e] -= a * cgQ[e];
             }
             totalCgIterations++;
-            if (Math.sqrt(dot(cgRes, cgRes)) <= relTol * bnorm) {
+            if (cgConverged(relTol, bnorm)) {
                 return;
             }
             for (int e = 0; e < m; e++) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Exact mode against the independent cvxpy/Clarabel oracle on random fat-trees with unequal
@@ -15,21 +15,40 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OracleComparisonTest {
     private static final double RATE_TOLERANCE = 1e-4;
 
-    @ParameterizedTest
-    @ValueSource(strings = {
+    private static final String[] GOLDENS = {
         "fattree-k_4-sessions_6-paths_4-seed_1.json",
         "fattree-k_4-sessions_12-paths_4-seed_2.json",
         "fattree-k_4-sessions_16-paths_2-seed_3.json",
         "fattree-k_8-sessions_60-paths_4-seed_4.json",
         "fattree-k_8-sessions_200-paths_8-seed_5.json",
-    })
+    };
+
+    static String[] goldens() {
+        return GOLDENS;
+    }
+
+    @ParameterizedTest
+    @MethodSource("goldens")
     void sessionRatesMatchTheOracleAndKktHolds(String golden) throws Exception {
         OracleGolden oracle = OracleGolden.load(golden);
         AllocationProblem pb = oracle.generate();
-        assertEquals(pb.sessionCount(), oracle.rates.size(), "golden covers every session");
         // Rates converge like the square root of the objective gap where the optimum is flat,
         // so 1e-4 on rates needs a gap near 1e-10: ask for more, the solver stops at its rounding floor.
-        Allocation a = new ExactAllocator(1e-12, 200).solve(pb);
+        assertMatchesOracle(oracle, pb, new ExactAllocator(1e-12, 200).solve(pb));
+    }
+
+    /** Each method on its own, so that the fallback cannot hide a failure of the fast one. */
+    @ParameterizedTest
+    @MethodSource("goldens")
+    void fastAndClassicMethodsEachMatchTheOracle(String golden) throws Exception {
+        OracleGolden oracle = OracleGolden.load(golden);
+        AllocationProblem pb = oracle.generate();
+        assertMatchesOracle(oracle, pb, new InteriorPointSolver(pb, 1e-12, 200, true).solve(null));
+        assertMatchesOracle(oracle, pb, new InteriorPointSolver(pb, 1e-12, 200, false).solve(null));
+    }
+
+    private static void assertMatchesOracle(OracleGolden oracle, AllocationProblem pb, Allocation a) {
+        assertEquals(pb.sessionCount(), oracle.rates.size(), "golden covers every session");
         assertTrue(a.relativeGap() <= 1e-9, "certified gap " + a.relativeGap());
         double worst = 0;
         String worstId = null;
