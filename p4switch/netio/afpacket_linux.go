@@ -38,7 +38,8 @@ type AFPacket struct {
 	txMsgs []mmsghdr
 	txIovs []unix.Iovec
 
-	txDrops atomic.Uint64
+	txDrops   atomic.Uint64
+	linkDowns atomic.Uint64
 }
 
 func htons(v uint16) uint16 { return v<<8 | v>>8 }
@@ -105,6 +106,9 @@ func (p *AFPacket) Name() string { return p.name }
 // TxDrops counts frames the kernel refused to send.
 func (p *AFPacket) TxDrops() uint64 { return p.txDrops.Load() }
 
+// LinkDowns counts the times the interface was reported down while receiving.
+func (p *AFPacket) LinkDowns() uint64 { return p.linkDowns.Load() }
+
 func (p *AFPacket) ReadBatch(bufs [][]byte, lens []int) (int, error) {
 	for {
 		n, err := p.TryReadBatch(bufs, lens)
@@ -155,6 +159,10 @@ func (p *AFPacket) TryReadBatch(bufs [][]byte, lens []int) (int, error) {
 			case unix.EINTR:
 				continue
 			case unix.EAGAIN:
+			case unix.ENETDOWN:
+				// The interface went down: the socket reports it once, and
+				// receives again when the link comes back up.
+				p.linkDowns.Add(1)
 			default:
 				serr = errno
 			}

@@ -237,3 +237,51 @@ func TestAFPacketWaitAndTryRead(t *testing.T) {
 		t.Fatal("Close did not end WaitReadable")
 	}
 }
+
+// A link that goes down and comes back up keeps its port: the socket reports
+// ENETDOWN once, which is not a reason to stop receiving.
+func TestAFPacketSurvivesLinkDownAndUp(t *testing.T) {
+	a, b := vethPair(t)
+	pa, err := OpenAFPacket(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb, err := OpenAFPacket(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	if err := exec.Command("ip", "link", "set", a, "down").Run(); err != nil {
+		t.Fatal(err)
+	}
+	bufs, lens := [][]byte{make([]byte, MaxFrame)}, []int{0}
+	if _, err := pa.TryReadBatch(bufs, lens); err != nil {
+		t.Fatalf("read on a link that went down: %v", err)
+	}
+	if pa.LinkDowns() == 0 {
+		t.Fatal("the link going down was not noticed")
+	}
+	for _, n := range []string{a, b} {
+		if err := exec.Command("ip", "link", "set", n, "up").Run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Wait for carrier, then frames flow again.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if out, _ := os.ReadFile("/sys/class/net/" + a + "/carrier"); bytes.HasPrefix(out, []byte("1")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no carrier after the link came back up")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := pb.WriteBatch([][]byte{frame(7)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFrames(t, pa, 1); len(got) != 1 || !bytes.Equal(got[0], frame(7)) {
+		t.Fatalf("after the link came back up: got %d frames", len(got))
+	}
+}
