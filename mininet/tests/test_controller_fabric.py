@@ -239,7 +239,8 @@ def test_failed_uplink_leaves_the_routing_groups(fabric_run):
     """vFab loop: with fcleaf1's uplink to fcspine2 down, the echo requests the
     controller sends go unanswered, fcleaf1 reports LINK_FAILURE, the
     controller marks the link down and takes the port out of every routing
-    group, and every flow from fch1 to fch13 uses the remaining uplinks."""
+    group, and every flow from fch1 to fch13 uses the remaining uplinks; when
+    the link comes back, the port returns to level 0."""
     net, topo, ctl, _ = fabric_run("leafspine")
     workdir = tempfile.mkdtemp(prefix="ctrl-fabric-flows.")
     src, dst = net.get("fch1", "fch13")
@@ -259,6 +260,14 @@ def test_failed_uplink_leaves_the_routing_groups(fabric_run):
     assert down and down[0]["detail"]["up"] is False, down  # whichever end reported first
     assert all_flows_delivered(src, dst, 64, workdir)
 
-    # Recovery (ten good batches, the port back in level 0) is not exercised:
-    # p4switch stops reading a port whose interface went down ("port read
-    # failed; port stops receiving"), so a link brought back up stays dead.
+    # Recovery: the link comes back, ten good echo batches clear failed[6], the
+    # switch reports it and the controller puts port 6 back into level 0.
+    net.configLinkStatus("fcleaf1", "fcspine2", "up")
+    deadline = time.time() + 30
+    while True:
+        groups = [g for g in ctl.get("/routing-groups") if g["device"] == "device:fcleaf1"]
+        if all(6 in g["ports"] for g in groups if g["level"] == 0):
+            break
+        assert time.time() < deadline, "port 6 not back in level 0: %s\n%s" % (groups, ctl.log_tail())
+        time.sleep(0.5)
+    assert all_flows_delivered(src, dst, 64, workdir)
