@@ -1,6 +1,7 @@
 package v1model
 
 import (
+	"fmt"
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc/codes"
 
@@ -422,19 +423,10 @@ func (p *Pipeline) writePRE(typ p4v1.Update_Type, e *p4v1.PacketReplicationEngin
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		_, exists := s.groups[g.MulticastGroupId]
-		switch typ {
-		case p4v1.Update_INSERT:
-			if exists {
-				return errf(codes.AlreadyExists, "multicast group %d exists", g.MulticastGroupId)
-			}
-		case p4v1.Update_MODIFY:
-			if !exists {
-				return errf(codes.NotFound, "no multicast group %d", g.MulticastGroupId)
-			}
-		case p4v1.Update_DELETE:
-			if !exists {
-				return errf(codes.NotFound, "no multicast group %d", g.MulticastGroupId)
-			}
+		if err := checkPresence(typ, exists, fmt.Sprintf("multicast group %d", g.MulticastGroupId)); err != nil {
+			return err
+		}
+		if typ == p4v1.Update_DELETE {
 			delete(s.groups, g.MulticastGroupId)
 			return nil
 		}
@@ -455,19 +447,10 @@ func (p *Pipeline) writePRE(typ p4v1.Update_Type, e *p4v1.PacketReplicationEngin
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		_, exists := s.sessions[c.SessionId]
-		switch typ {
-		case p4v1.Update_INSERT:
-			if exists {
-				return errf(codes.AlreadyExists, "clone session %d exists", c.SessionId)
-			}
-		case p4v1.Update_MODIFY:
-			if !exists {
-				return errf(codes.NotFound, "no clone session %d", c.SessionId)
-			}
-		case p4v1.Update_DELETE:
-			if !exists {
-				return errf(codes.NotFound, "no clone session %d", c.SessionId)
-			}
+		if err := checkPresence(typ, exists, fmt.Sprintf("clone session %d", c.SessionId)); err != nil {
+			return err
+		}
+		if typ == p4v1.Update_DELETE {
 			delete(s.sessions, c.SessionId)
 			return nil
 		}
@@ -475,6 +458,18 @@ func (p *Pipeline) writePRE(typ p4v1.Update_Type, e *p4v1.PacketReplicationEngin
 		return nil
 	}
 	return errf(codes.InvalidArgument, "empty packet replication engine entry")
+}
+
+// checkPresence applies P4Runtime's rule for an entity that must not exist
+// (INSERT) or must exist (MODIFY, DELETE).
+func checkPresence(typ p4v1.Update_Type, exists bool, what string) error {
+	switch {
+	case typ == p4v1.Update_INSERT && exists:
+		return errf(codes.AlreadyExists, "%s exists", what)
+	case typ != p4v1.Update_INSERT && !exists:
+		return errf(codes.NotFound, "no %s", what)
+	}
+	return nil
 }
 
 func (p *Pipeline) writeDigest(typ p4v1.Update_Type, d *p4v1.DigestEntry) error {
