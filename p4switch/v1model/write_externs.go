@@ -2,6 +2,7 @@ package v1model
 
 import (
 	"fmt"
+
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	"google.golang.org/grpc/codes"
 
