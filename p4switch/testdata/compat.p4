@@ -1,0 +1,33 @@
+// Regression tests for behaviour found by running p4c's sample corpus
+// (tools/p4c_corpus.sh): each control block below is one fix.
+#include <core.p4>
+#include <v1model.p4>
+
+header h_t {
+    bit<8>  op;
+    int<16> s16;
+    bit<8>  amt;
+    int<32> r32;
+}
+
+struct headers { h_t h; }
+struct meta {}
+
+parser p(packet_in pk, out headers hdr, inout meta m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+control vc(inout headers hdr, inout meta m) { apply {} }
+
+control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
+    apply {
+        sm.egress_spec = 0;
+        if (hdr.h.op == 1) {
+            // implicit widening of int<16> to int<32> keeps the value (sign-extends)
+            hdr.h.r32 = hdr.h.s16 >> hdr.h.amt;
+        }
+    }
+}
+control eg(inout headers hdr, inout meta m, inout standard_metadata_t sm) { apply {} }
+control ck(inout headers hdr, inout meta m) { apply {} }
+control dp(packet_out pk, in headers hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(p(), vc(), ig(), eg(), ck(), dp()) main;
