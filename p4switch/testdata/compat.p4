@@ -25,6 +25,12 @@ control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
             // implicit widening of int<16> to int<32> keeps the value (sign-extends)
             hdr.h.r32 = hdr.h.s16 >> hdr.h.amt;
         }
+        if (hdr.h.op == 2) {
+            // deprecated standard_metadata fields of older v1model versions
+            sm.clone_spec = 5;
+            sm.recirculate_port = 7;
+            hdr.h.r32 = (int<32>)(sm.clone_spec + (bit<32>)sm.recirculate_port);
+        }
     }
 }
 control eg(inout headers hdr, inout meta m, inout standard_metadata_t sm) { apply {} }
