@@ -3,6 +3,7 @@ package p4info
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -131,19 +132,32 @@ func diffMap(path string, fd protoreflect.FieldDescriptor, want, got protoreflec
 	}
 }
 
-// forVintage returns got without the table fields that want's p4c version
-// did not know: p4c's expected outputs in its repository come from several
-// versions, and those written before P4Runtime 1.4 have no
-// initial_default_action in any table.
+// forVintage returns got without what want's p4c version did not write:
+// p4c's expected outputs in its repository come from several versions.
+// Those written before P4Runtime 1.4 have no initial_default_action in any
+// table, and those written before p4c marked core.p4's declarations with
+// @corelib do not show that annotation on NoAction.
 func forVintage(want, got *p4configv1.P4Info) *p4configv1.P4Info {
+	hasInitial, hasCorelib := false, false
 	for _, t := range want.GetTables() {
-		if t.GetInitialDefaultAction() != nil {
-			return got
-		}
+		hasInitial = hasInitial || t.GetInitialDefaultAction() != nil
+	}
+	for _, a := range want.GetActions() {
+		hasCorelib = hasCorelib || slices.Contains(a.GetPreamble().GetAnnotations(), "@corelib")
+	}
+	if hasInitial && hasCorelib {
+		return got
 	}
 	got = proto.Clone(got).(*p4configv1.P4Info)
 	for _, t := range got.GetTables() {
-		t.InitialDefaultAction = nil
+		if !hasInitial {
+			t.InitialDefaultAction = nil
+		}
+	}
+	for _, a := range got.GetActions() {
+		if pre := a.GetPreamble(); !hasCorelib && pre != nil {
+			pre.Annotations = slices.DeleteFunc(pre.Annotations, func(s string) bool { return s == "@corelib" })
+		}
 	}
 	return got
 }
