@@ -172,11 +172,9 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		if t.SupportsIdle {
 			pt.IdleTimeoutBehavior = p4configv1.Table_NOTIFY_CONTROL
 		}
-		if t.ConstEntries {
-			pt.IsConstTable = true
-		} else if t.Len() > 0 {
-			pt.HasInitialEntries = true
-		}
+		// as p4c: a table with "entries" (const or not) has initial entries
+		pt.IsConstTable = t.ConstEntries
+		pt.HasInitialEntries = t.ConstEntries || t.Len() > 0
 		info.Tables = append(info.Tables, pt)
 	}
 	for _, a := range p.Actions {

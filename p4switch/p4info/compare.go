@@ -134,8 +134,8 @@ func diffMap(path string, fd protoreflect.FieldDescriptor, want, got protoreflec
 
 // forVintage returns got without what want's p4c version did not write:
 // p4c's expected outputs in its repository come from several versions.
-// Those written before P4Runtime 1.4 have no initial_default_action in any
-// table, and those written before p4c marked core.p4's declarations with
+// Those written before P4Runtime 1.4 have no initial_default_action (nor
+// has_initial_entries) in any table, and those written before p4c marked core.p4's declarations with
 // @corelib do not show that annotation on NoAction.
 func forVintage(want, got *p4configv1.P4Info) *p4configv1.P4Info {
 	hasInitial, hasCorelib := false, false
@@ -152,6 +152,7 @@ func forVintage(want, got *p4configv1.P4Info) *p4configv1.P4Info {
 	for _, t := range got.GetTables() {
 		if !hasInitial {
 			t.InitialDefaultAction = nil
+			t.HasInitialEntries = false
 		}
 	}
 	for _, a := range got.GetActions() {

@@ -139,3 +139,21 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestConstEntriesAreInitialEntries: p4c marks a table with const entries
+// both is_const_table and has_initial_entries.
+func TestConstEntriesAreInitialEntries(t *testing.T) {
+	info := compile(t, "../testdata/tables.p4")
+	n := 0
+	for _, tb := range info.Tables {
+		if tb.IsConstTable {
+			n++
+			if !tb.HasInitialEntries {
+				t.Errorf("%s: const table without has_initial_entries", tb.Preamble.Name)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("tables.p4 has no const table")
+	}
+}
