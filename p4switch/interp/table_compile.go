@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -62,7 +63,14 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 		t.Default = c.constActionCall(e, t, ref)
 		t.ConstDefault = p.Const
 	} else {
-		t.Default = &ActionCall{Action: c.noAction(e)}
+		// as p4c's front end: a table without default_action gets
+		// "default_action = NoAction()", and NoAction joins its action
+		// list as @defaultonly when it is not there already
+		na := c.noAction(e)
+		t.Default = &ActionCall{Action: na}
+		if !slices.ContainsFunc(t.Actions, func(ta *TableAction) bool { return ta.Action == na }) {
+			t.Actions = append(t.Actions, &TableAction{Action: na, Annos: ast.Annotations{{Name: "defaultonly"}}, DefaultOnly: true})
+		}
 	}
 	t.InitDefault = t.Default
 	if p := c.prop(d, "size"); p != nil {

@@ -2,6 +2,7 @@ package p4info
 
 import (
 	"errors"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -156,6 +157,10 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		}
 		if t.InitDefault != nil {
 			pt.InitialDefaultAction = &p4configv1.TableActionCall{ActionId: actSyms[t.InitDefault.Action].id}
+			for i, prm := range t.InitDefault.Action.Params {
+				pt.InitialDefaultAction.Arguments = append(pt.InitialDefaultAction.Arguments, &p4configv1.TableActionCall_Argument{
+					ParamId: uint32(i + 1), Value: paddedBytes(t.InitDefault.Arg(i), prm.Width)})
+			}
 			if t.ConstDefault {
 				pt.ConstDefaultActionId = actSyms[t.InitDefault.Action].id
 			}
@@ -302,4 +307,10 @@ func annotationStrings(as ast.Annotations) []string {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return false })
 	return out
+}
+
+// paddedBytes is v in ceil(width/8) big-endian bytes: p4c writes the
+// arguments of initial_default_action at full width, not canonically.
+func paddedBytes(v *big.Int, width int) []byte {
+	return v.FillBytes(make([]byte, (width+7)/8))
 }

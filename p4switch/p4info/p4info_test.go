@@ -157,3 +157,32 @@ func TestConstEntriesAreInitialEntries(t *testing.T) {
 		t.Fatal("tables.p4 has no const table")
 	}
 }
+
+// TestDefaults checks what p4c writes for default actions: arguments of
+// initial_default_action at full width, and a @defaultonly NoAction for a
+// table without default_action.
+func TestDefaults(t *testing.T) {
+	info := compile(t, "../testdata/compat.p4")
+	tables := map[string]*p4configv1.Table{}
+	for _, tb := range info.Tables {
+		tables[tb.Preamble.Alias] = tb
+	}
+	args := tables["with_args"].GetInitialDefaultAction().GetArguments()
+	if len(args) != 2 || string(args[0].Value) != "\x07" || string(args[1].Value) != "\x01\x02" || args[1].ParamId != 2 {
+		t.Errorf("with_args: arguments %v", args)
+	}
+	var noAction uint32
+	for _, a := range info.Actions {
+		if a.Preamble.Name == "NoAction" {
+			noAction = a.Preamble.Id
+		}
+	}
+	refs := tables["without_default"].GetActionRefs()
+	last := refs[len(refs)-1]
+	if noAction == 0 || last.Id != noAction || last.Scope != p4configv1.ActionRef_DEFAULT_ONLY || len(last.Annotations) != 1 || last.Annotations[0] != "@defaultonly" {
+		t.Errorf("without_default: action refs %v (NoAction id %d)", refs, noAction)
+	}
+	if d := tables["without_default"].GetInitialDefaultAction(); d.GetActionId() != noAction || tables["without_default"].ConstDefaultActionId != 0 {
+		t.Errorf("without_default: default %v", d)
+	}
+}

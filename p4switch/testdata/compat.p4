@@ -19,7 +19,23 @@ parser p(packet_in pk, out headers hdr, inout meta m, inout standard_metadata_t 
 control vc(inout headers hdr, inout meta m) { apply {} }
 
 control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
+    action set(bit<8> a, bit<16> b) { hdr.h.r32 = (int<32>)(bit<32>)(a ++ b); }
+    // P4Info: initial_default_action carries the arguments at full width
+    table with_args {
+        key = { hdr.h.op : exact; }
+        actions = { set; }
+        default_action = set(7, 0x102);
+    }
+    // P4Info: no default_action means "NoAction()" and a @defaultonly NoAction
+    table without_default {
+        key = { hdr.h.op : exact; }
+        actions = { set; }
+    }
     apply {
+        if (hdr.h.op == 3) {
+            with_args.apply();
+            without_default.apply();
+        }
         sm.egress_spec = 0;
         if (hdr.h.op == 1) {
             // implicit widening of int<16> to int<32> keeps the value (sign-extends)
