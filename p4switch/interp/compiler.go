@@ -236,6 +236,7 @@ type blockRef struct {
 	name  string // control-plane name of the instance
 	args  []ast.Arg
 	annos ast.Annotations
+	site  *env // where the instance is declared: resolves instance names passed as constructor arguments (nil: top level)
 }
 
 func (c *compiler) blockArg(e ast.Expr) *blockRef {
@@ -306,6 +307,10 @@ func (c *compiler) blockEnv(b *blockRef, ps, ctor []*ast.Param, fixed []int) *en
 		}
 		e.vars[p] = c.alloc(c.layoutOf(c.info.DeclTypes[p]).Size)
 	}
+	site := b.site
+	if site == nil {
+		site = c.topEnv
+	}
 	// constructor parameters: bind constant arguments
 	for i, p := range ctor {
 		var a ast.Expr
@@ -326,13 +331,15 @@ func (c *compiler) blockEnv(b *blockRef, ps, ctor []*ast.Param, fixed []int) *en
 		}
 		// extern or block instance passed as constructor argument
 		if call, ok := a.(*ast.Call); ok {
-			e.objs[p] = c.anonInstance(c.topEnv, call, b.name+"."+p.Name)
+			e.objs[p] = c.anonInstance(site, call, b.name+"."+p.Name)
 			continue
 		}
 		if id, ok := a.(*ast.Ident); ok {
 			if o := c.info.Uses[id]; o != nil {
-				e.objs[p] = c.topEnv.obj(o.Decl)
-				continue
+				if obj := site.obj(o.Decl); obj != nil {
+					e.objs[p] = obj
+					continue
+				}
 			}
 		}
 		c.fail(a.Position(), "unsupported constructor argument")

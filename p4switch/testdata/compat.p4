@@ -18,6 +18,17 @@ parser p(packet_in pk, out headers hdr, inout meta m, inout standard_metadata_t 
 }
 control vc(inout headers hdr, inout meta m) { apply {} }
 
+// a control instance passed as a constructor argument, and a direct
+// invocation (Outer.apply) of a control type
+control bump_t(inout int<32> x);
+control Bump(inout int<32> x) { apply { x = x + 1; } }
+control Twice(inout int<32> x)(bump_t b) { apply { b.apply(x); b.apply(x); } }
+control Outer(inout int<32> x) {
+    Bump() b;
+    Twice(b) t;
+    apply { t.apply(x); }
+}
+
 control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
     action set(bit<8> a, bit<16> b) { hdr.h.r32 = (int<32>)(bit<32>)(a ++ b); }
     // P4Info: initial_default_action carries the arguments at full width
@@ -32,6 +43,10 @@ control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
         actions = { set; }
     }
     apply {
+        if (hdr.h.op == 4) {
+            Outer.apply(hdr.h.r32);
+            Outer.apply(hdr.h.r32);
+        }
         if (hdr.h.op == 3) {
             with_args.apply();
             without_default.apply();
