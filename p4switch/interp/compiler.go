@@ -42,10 +42,17 @@ type env struct {
 	consts map[ast.Node]*big.Int
 	objs   map[ast.Node]any
 	acts   map[*ast.ActionDecl]*Action
+	// inAction is set inside action bodies: an action called only from
+	// other actions is inlined by p4c and not visible to the control plane
+	inAction bool
 }
 
 func newEnv(parent *env, prefix string) *env {
-	return &env{parent: parent, prefix: prefix, vars: map[ast.Node]int{}, consts: map[ast.Node]*big.Int{}, objs: map[ast.Node]any{}, acts: map[*ast.ActionDecl]*Action{}}
+	e := &env{parent: parent, prefix: prefix, vars: map[ast.Node]int{}, consts: map[ast.Node]*big.Int{}, objs: map[ast.Node]any{}, acts: map[*ast.ActionDecl]*Action{}}
+	if parent != nil {
+		e.inAction = parent.inAction
+	}
+	return e
 }
 
 func (e *env) slot(d ast.Node) (int, bool) {
@@ -428,12 +435,14 @@ func (c *compiler) action(e *env, d *ast.ActionDecl) *Action {
 		owner = owner.parent
 	}
 	if a, ok := owner.acts[d]; ok {
+		a.ControlPlane = a.ControlPlane || !e.inAction
 		return a
 	}
 	prefix := owner.prefix
-	a := &Action{Name: cpName(d.Annos, d.Name, prefix), Annos: d.Annos, Decl: d}
+	a := &Action{Name: cpName(d.Annos, d.Name, prefix), Annos: d.Annos, Decl: d, ControlPlane: !e.inAction}
 	owner.acts[d] = a
 	ae := newEnv(owner, owner.prefix)
+	ae.inAction = true
 	for _, p := range d.Params {
 		l := c.layoutOf(c.info.DeclTypes[p])
 		off := c.alloc(l.Size)

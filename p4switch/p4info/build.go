@@ -56,6 +56,9 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		tabSyms[t] = st.add(pre(p4configv1.P4Ids_TABLE), t.Name, t.Annos)
 	}
 	for _, a := range p.Actions {
+		if !a.ControlPlane {
+			continue
+		}
 		actSyms[a] = st.add(pre(p4configv1.P4Ids_ACTION), a.Name, a.Annos)
 	}
 	vsSyms := map[*interp.ValueSet]*symbol{}
@@ -183,6 +186,9 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		info.Tables = append(info.Tables, pt)
 	}
 	for _, a := range p.Actions {
+		if !a.ControlPlane {
+			continue
+		}
 		s := actSyms[a]
 		ids.Actions[a] = s.id
 		pa := &p4configv1.Action{Preamble: preamble(s)}

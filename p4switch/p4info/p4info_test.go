@@ -160,7 +160,8 @@ func TestConstEntriesAreInitialEntries(t *testing.T) {
 
 // TestDefaults checks what p4c writes for default actions: arguments of
 // initial_default_action at full width, and a @defaultonly NoAction for a
-// table without default_action.
+// table without default_action; and that actions called only from actions
+// are left out.
 func TestDefaults(t *testing.T) {
 	info := compile(t, "../testdata/compat.p4")
 	tables := map[string]*p4configv1.Table{}
@@ -173,8 +174,11 @@ func TestDefaults(t *testing.T) {
 	}
 	var noAction uint32
 	for _, a := range info.Actions {
-		if a.Preamble.Name == "NoAction" {
+		switch a.Preamble.Name {
+		case "NoAction":
 			noAction = a.Preamble.Id
+		case "ig.widen":
+			t.Error("ig.widen is only called by another action and must not be in P4Info")
 		}
 	}
 	refs := tables["without_default"].GetActionRefs()

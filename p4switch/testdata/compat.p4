@@ -30,7 +30,9 @@ control Outer(inout int<32> x) {
 }
 
 control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
-    action set(bit<8> a, bit<16> b) { hdr.h.r32 = (int<32>)(bit<32>)(a ++ b); }
+    // P4Info: an action called only from other actions is inlined (absent)
+    action widen(bit<8> a, bit<16> b) { hdr.h.r32 = (int<32>)(bit<32>)(a ++ b); }
+    action set(bit<8> a, bit<16> b) { widen(a, b); }
     // P4Info: initial_default_action carries the arguments at full width
     table with_args {
         key = { hdr.h.op : exact; }
