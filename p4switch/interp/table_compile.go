@@ -100,6 +100,18 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 	}
 	if p := c.prop(d, "entries"); p != nil {
 		t.ConstEntries = p.Const
+		// An "@priority(N)" annotation (older p4c syntax) follows BMv2: the
+		// smallest N wins, and entries without one count as their 1-based
+		// position. Entries keep P4Runtime's order (the largest wins).
+		bmv2Prio := make([]int64, len(p.Entries))
+		withAnno, maxPrio := false, int64(0)
+		for i, en := range p.Entries {
+			bmv2Prio[i] = int64(i + 1)
+			if v, ok := en.Annos.Int("priority"); ok {
+				bmv2Prio[i], withAnno = v.Int64(), true
+			}
+			maxPrio = max(maxPrio, bmv2Prio[i])
+		}
 		for i, en := range p.Entries {
 			ent := &Entry{IsConst: true}
 			for k, ks := range en.Keys {
@@ -108,6 +120,9 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 				}
 			}
 			ent.Priority = int32(len(p.Entries) - i)
+			if withAnno {
+				ent.Priority = int32(maxPrio + 1 - bmv2Prio[i])
+			}
 			if en.Priority != nil {
 				ent.Priority = int32(c.info.Consts[en.Priority].Int64())
 			}

@@ -678,6 +678,8 @@ func (p *parser) tableDecl(annos ast.Annotations) *ast.TableDecl {
 				}
 				p.expect(":")
 				e.Action = p.actionRef()
+				// older p4c syntax: "keys : action(args) @priority(N);"
+				e.Annos = append(e.Annos, p.annotations()...)
 				p.accept(";")
 				prop.Entries = append(prop.Entries, e)
 			}
