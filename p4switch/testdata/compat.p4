@@ -44,7 +44,22 @@ control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
         key = { hdr.h.op : exact; }
         actions = { set; }
     }
+    action setp(bit<8> v) { hdr.h.r32 = (int<32>)(bit<32>)v; }
+    // older p4c syntax: a trailing @priority(N), where the smallest N wins
+    // and an entry without one counts as its position
+    table prio {
+        key = { hdr.h.amt : ternary; }
+        actions = { setp; }
+        const entries = {
+            0x01 &&& 0x0F : setp(1) @priority(3);
+            0x11          : setp(2);
+            0x11 &&& 0xF1 : setp(3) @priority(1);
+        }
+    }
     apply {
+        if (hdr.h.op == 5) {
+            prio.apply();
+        }
         if (hdr.h.op == 4) {
             Outer.apply(hdr.h.r32);
             Outer.apply(hdr.h.r32);
