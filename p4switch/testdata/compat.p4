@@ -57,6 +57,16 @@ control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
         }
     }
     apply {
+        if (hdr.h.op == 6) {
+            // switch on a value wider than 64 bits
+            bit<72> w = (bit<72>)hdr.h.r32 << 40;
+            switch (w) {
+                72w0x10000000000: { hdr.h.r32 = 7; }
+                72w0x20000000000:
+                72w0x30000000000: { hdr.h.r32 = 8; }
+                default: { hdr.h.r32 = 9; }
+            }
+        }
         if (hdr.h.op == 5) {
             prio.apply();
         }
