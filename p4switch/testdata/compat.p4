@@ -13,8 +13,18 @@ header h_t {
 struct headers { h_t h; }
 struct meta {}
 
+header skip_t { bit<8> b; }
+
 parser p(packet_in pk, out headers hdr, inout meta m, inout standard_metadata_t sm) {
-    state start { pk.extract(hdr.h); transition accept; }
+    state start {
+        pk.extract(hdr.h);
+        transition select(hdr.h.op) {
+            7: skip;
+            default: accept;
+        }
+    }
+    // extract into _ consumes a header's worth of packet
+    state skip { pk.extract<skip_t>(_); transition accept; }
 }
 control vc(inout headers hdr, inout meta m) { apply {} }
 
