@@ -24,8 +24,6 @@ extern packet_out {
     void emit<T>(in T hdr);
 }
 
-// @corelib marks core-library declarations, as in current p4c (it shows in P4Info)
-@corelib
 @noWarn("unused")
 action NoAction() {}
 

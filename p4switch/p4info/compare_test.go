@@ -11,8 +11,8 @@ actions { preamble { id: 7 name: "c.a" alias: "a" } params { id: 1 name: "x" bit
 actions { preamble { id: 8 name: "c.b" alias: "b" } }
 `
 
-// compareGot is what p4switch writes for compareBase's program: NoAction-like
-// core actions carry @corelib, which outputs of older p4c versions lack.
+// compareGot is what a p4c version that annotated core actions with
+// @corelib wrote for compareBase's program.
 const compareGot = `pkg_info { arch: "v1model" }
 tables { preamble { id: 1 name: "c.t" alias: "t" } action_refs { id: 7 } initial_default_action { action_id: 7 } size: 1024 }
 actions { preamble { id: 7 name: "c.a" alias: "a" } params { id: 1 name: "x" bitwidth: 8 } }
@@ -42,8 +42,8 @@ actions { preamble { id: 7 name: "c.a" alias: "a" } params { id: 1 name: "x" bit
 		{"output older than initial_default_action", strings.Replace(compareBase,
 			"initial_default_action { action_id: 7 }", "", 1), ""},
 		{"output with @corelib", strings.Replace(compareBase, `alias: "b" }`, `alias: "b" annotations: "@corelib" }`, 1), ""},
-		{"@corelib on another action", strings.Replace(compareBase, `alias: "a" }`, `alias: "a" annotations: "@corelib" }`, 1),
-			`actions[c.a].preamble.annotations: want ["@corelib"], got []|actions[c.b].preamble.annotations: want [], got ["@corelib"]`},
+		{"other annotations still count", strings.Replace(compareBase, `alias: "a" }`, `alias: "a" annotations: "@x" }`, 1),
+			`actions[c.a].preamble.annotations: want ["@x"], got []`},
 	}
 	got, err := ParseText(compareGot)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	p4configv1 "github.com/p4lang/p4runtime/go/p4/config/v1"
 
+	"github.com/fairfabric/fairfabric/p4switch/interp"
 	"github.com/fairfabric/fairfabric/p4switch/p4info"
 	"github.com/fairfabric/fairfabric/p4switch/v1model"
 )
@@ -189,4 +190,35 @@ func TestDefaults(t *testing.T) {
 	if d := tables["without_default"].GetInitialDefaultAction(); d.GetActionId() != noAction || tables["without_default"].ConstDefaultActionId != 0 {
 		t.Errorf("without_default: default %v", d)
 	}
+}
+
+// TestInitialEntries: "entries" with a per-entry const and explicit
+// priorities (P4 1.2.4); only the const entry is read-only, and
+// largest_priority_wins = false reverses the order of the priorities.
+func TestInitialEntries(t *testing.T) {
+	c, err := v1model.CompileFile("../testdata/compat.p4", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range c.Prog.Tables {
+		if tb.Name != "ig.prio_spec" {
+			continue
+		}
+		if tb.ConstEntries {
+			t.Error("prio_spec has non-const entries")
+		}
+		byArg := map[uint64]*interp.Entry{}
+		for _, en := range tb.Entries() {
+			byArg[en.Call.Args[0][0]] = en
+		}
+		if len(byArg) != 3 || !byArg[1].IsConst || byArg[2].IsConst || byArg[3].IsConst {
+			t.Fatalf("const flags wrong: %+v", byArg)
+		}
+		// priorities 30, 10, 20 with the smallest winning
+		if !(byArg[2].Priority > byArg[3].Priority && byArg[3].Priority > byArg[1].Priority) {
+			t.Errorf("priorities %d %d %d", byArg[1].Priority, byArg[2].Priority, byArg[3].Priority)
+		}
+		return
+	}
+	t.Fatal("no table ig.prio_spec")
 }

@@ -66,7 +66,22 @@ control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
             0x11 &&& 0xF1 : setp(3) @priority(1);
         }
     }
+    // P4 1.2.4 entries: per-entry const and priorities, the smallest winning
+    table prio_spec {
+        key = { hdr.h.amt : ternary; }
+        actions = { setp; }
+        largest_priority_wins = false;
+        priority_delta = 10;
+        entries = {
+            const priority=30: 0x01 &&& 0x0F : setp(1);
+                  priority=10: 0x11          : setp(2);
+                               0x11 &&& 0xF1 : setp(3); // priority 20
+        }
+    }
     apply {
+        if (hdr.h.op == 8) {
+            prio_spec.apply();
+        }
         if (hdr.h.op == 6) {
             // switch on a value wider than 64 bits
             bit<72> w = (bit<72>)hdr.h.r32 << 40;

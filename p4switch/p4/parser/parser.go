@@ -663,7 +663,7 @@ func (p *parser) tableDecl(annos ast.Annotations) *ast.TableDecl {
 			for !p.is("}") {
 				ea := p.annotations()
 				epos := p.pos()
-				e := &ast.Entry{Pos: epos, Annos: ea}
+				e := &ast.Entry{Pos: epos, Annos: ea, Const: p.accept("const")}
 				if p.is("priority") || p.isName() && p.tok().Text == "priority" && p.isAt(1, "=") {
 					p.next()
 					p.expect("=")
