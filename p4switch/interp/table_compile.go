@@ -369,6 +369,9 @@ func ExprString(x ast.Expr) string {
 	case *ast.IntLit:
 		return x.Value.String()
 	case *ast.Call:
+		if m, ok := x.Fun.(*ast.Member); ok && m.Name == "isValid" && len(x.Args) == 0 {
+			return ExprString(m.X) + ".$valid$"
+		}
 		var args []string
 		for _, a := range x.Args {
 			args = append(args, ExprString(a.Value))

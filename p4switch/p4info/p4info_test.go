@@ -187,6 +187,9 @@ func TestDefaults(t *testing.T) {
 	if noAction == 0 || last.Id != noAction || last.Scope != p4configv1.ActionRef_DEFAULT_ONLY || len(last.Annotations) != 1 || last.Annotations[0] != "@defaultonly" {
 		t.Errorf("without_default: action refs %v (NoAction id %d)", refs, noAction)
 	}
+	if mf := tables["without_default"].GetMatchFields(); len(mf) != 2 || mf[1].Name != "hdr.h.$valid$" || mf[1].Bitwidth != 1 {
+		t.Errorf("without_default: match fields %v", mf)
+	}
 	if d := tables["without_default"].GetInitialDefaultAction(); d.GetActionId() != noAction || tables["without_default"].ConstDefaultActionId != 0 {
 		t.Errorf("without_default: default %v", d)
 	}

@@ -51,7 +51,8 @@ control ig(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
     }
     // P4Info: no default_action means "NoAction()" and a @defaultonly NoAction
     table without_default {
-        key = { hdr.h.op : exact; }
+        // P4Info: an isValid() key is named "hdr.h.$valid$", as by p4c
+        key = { hdr.h.op : exact; hdr.h.isValid() : exact; }
         actions = { set; }
     }
     action setp(bit<8> v) { hdr.h.r32 = (int<32>)(bit<32>)v; }
