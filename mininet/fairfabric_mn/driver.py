@@ -15,7 +15,8 @@ and then answers newline-delimited JSON commands on stdin, one JSON line each:
                                           until one has no loss (or the time is up)
     ping       {src, dst, count?, interval?}
     iperf3     {src, dst, seconds?, udp?, bitrate?, length?, streams?, omit?}   parsed figures (bit/s)
-    flows      {src, dst, count?}         UDP flows (distinct source ports) that arrive
+    flows      {pairs: [[src, dst], ...], count?}   per pair, the UDP flows (distinct source
+                                          ports) that arrive (all pairs at once)
     link       {a, b, state: up|down}
     switch_kill {name} / switch_start {name}   kill -9 / restart a p4switch process
     bg         {host, argv}               start a command on a host; bg_wait {job, timeout?}
@@ -48,10 +49,11 @@ RECEIVER = """
 import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("0.0.0.0", int(sys.argv[2])))
-s.settimeout(0.2)
+s.settimeout(0.1)
 ports = set()
+expected = int(sys.argv[3])
 end = time.time() + float(sys.argv[1])
-while time.time() < end:
+while time.time() < end and len(ports) < expected:
     try:
         _, (_, port) = s.recvfrom(2048)
         ports.add(port)
@@ -61,13 +63,14 @@ print(len(ports))
 """
 
 SENDER = """
-import socket, sys
+import socket, sys, time
 for port in range(20000, 20000 + int(sys.argv[2])):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind(("0.0.0.0", port))
     for _ in range(3):
         s.sendto(b"x" * 64, (sys.argv[1], int(sys.argv[3])))
     s.close()
+    time.sleep(0.002)  # a burst of every flow at once would only test the queue depth
 """
 
 PING_SUMMARY = re.compile(r"(\d+) packets transmitted, (\d+) received")
@@ -173,18 +176,35 @@ class Driver:
         finally:
             stop_process(server)
 
-    def op_flows(self, src, dst, count=64, port=9999, listen=3.0):
-        s, d = self.node(src), self.node(dst)
-        rx = d.popen(["python3", "-c", RECEIVER, str(listen), str(port)], stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE)
-        time.sleep(0.5)
-        tx = s.popen(["python3", "-c", SENDER, d.IP(), str(int(count)), str(port)], stdout=subprocess.PIPE,
-                     stderr=subprocess.PIPE)
-        _, txerr = tx.communicate(timeout=30)
-        out, err = rx.communicate(timeout=listen + 30)
-        if tx.returncode != 0 or rx.returncode != 0:
-            raise CommandError("flow test failed: %s %s" % (txerr, err))
-        return {"sent": int(count), "delivered": int(out.strip())}
+    def op_flows(self, pairs, count=64, listen=3.0):
+        """For each [src, dst] pair at once: how many of count UDP flows (distinct source ports,
+        so spread over every ECMP choice) from src reach dst within listen seconds."""
+        receivers, senders = [], []
+        for i, (src, dst) in enumerate(pairs):
+            s, d = self.node(src), self.node(dst)
+            port = 9000 + i
+            receivers.append(d.popen(["python3", "-c", RECEIVER, str(listen), str(port), str(int(count))],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+            senders.append((s, d, port))
+        time.sleep(0.3)
+        started = [s.popen(["python3", "-c", SENDER, d.IP(), str(int(count)), str(port)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE) for s, d, port in senders]
+        errors = []
+        for tx in started:
+            _, err = tx.communicate(timeout=30)
+            if tx.returncode != 0:
+                errors.append(err.decode(errors="replace"))
+        delivered = []
+        for rx in receivers:
+            out, err = rx.communicate(timeout=listen + 30)
+            if rx.returncode != 0:
+                errors.append(err.decode(errors="replace"))
+                delivered.append(0)
+            else:
+                delivered.append(int(out.strip()))
+        if errors:
+            raise CommandError("flow test failed: %s" % errors)
+        return {"sent": int(count), "delivered": delivered}
 
     def op_link(self, a, b, state):
         if state not in ("up", "down"):
