@@ -22,10 +22,16 @@ import org.fairfabric.controller.rest.HttpJson;
  */
 final class FabricController implements AutoCloseable {
     private static final int PAGE = 1000;
+    /**
+     * vFab echo interval for the tests: at the default 250 ms, p4switch processes starved of CPU
+     * on this busy 2-core machine miss three replies in a row and idle links are declared failed.
+     */
+    static final long ECHO_INTERVAL_MS = 1000;
 
     private final MininetFabric fabric;
     private final Path dataDir;
     private final Path deviceConfig;
+    private final Path logFile;
     private final String token;
     private ControllerProcess process;
     private HttpJson http;
@@ -34,6 +40,7 @@ final class FabricController implements AutoCloseable {
         this.fabric = fabric;
         this.dataDir = workDir.resolve("controller-data");
         this.deviceConfig = workDir.resolve("fabric.bundle");
+        this.logFile = workDir.resolve("controller.log");
         Files.createDirectories(workDir);
         byte[] secret = new byte[24];
         new SecureRandom().nextBytes(secret);
@@ -63,7 +70,7 @@ final class FabricController implements AutoCloseable {
         process = ControllerProcess.start(Map.of("FF_API_TOKEN", token, "FAIRFABRIC_KAFKA", MininetRequirements.kafka()),
                 "--data-dir", dataDir.toString(), "--netcfg", fabric.netcfg.toString(), "--http-port", "0",
                 "--p4info", p4info.toString(), "--p4-device-config", deviceConfig.toString(),
-                "--kafka", MininetRequirements.kafka());
+                "--kafka", MininetRequirements.kafka(), "--echo-interval-ms", Long.toString(ECHO_INTERVAL_MS));
         fabric.track(process.process.pid());
         http = new HttpJson(process.baseUrl, token);
     }
@@ -71,6 +78,20 @@ final class FabricController implements AutoCloseable {
     /** kill -9: no shutdown hook, nothing flushed. */
     void kill9() throws InterruptedException {
         process.kill9();
+        saveLog();
+    }
+
+    /** Appends the output of the process that ran to the log file kept in the work directory. */
+    private void saveLog() {
+        List<String> lines;
+        synchronized (process.output) {
+            lines = new ArrayList<>(process.output);
+        }
+        try {
+            Files.write(logFile, lines, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            System.err.println("could not keep the controller's output in " + logFile + ": " + e);
+        }
     }
 
     HttpJson http() {
@@ -161,6 +182,7 @@ final class FabricController implements AutoCloseable {
             if (!process.process.waitFor(20, TimeUnit.SECONDS)) {
                 process.kill9();
             }
+            saveLog();
         }
     }
 }

