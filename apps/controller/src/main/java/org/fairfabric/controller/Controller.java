@@ -142,7 +142,7 @@ public final class Controller implements AutoCloseable {
             devs.sync();
             if (programmer != null) {
                 programmer.sync();
-                prober.start(ECHO_INTERVAL_MS);
+                prober.start(s.echoIntervalMs);
             }
             server = new Server();
             ServerConnector connector = new ServerConnector(server);

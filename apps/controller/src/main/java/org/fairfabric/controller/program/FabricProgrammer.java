@@ -67,6 +67,8 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private Topology topo;
     private RoutingGroupService groups;
     private boolean installing;
+    /** Ports a switch reported failed (vFab), for the downward detours; programming thread only. */
+    private final Set<ConnectPoint> failedPorts = new java.util.HashSet<>();
 
     /** {@code tenantHosts} gives the tenants' hosts (read on the programming thread). */
     public FabricProgrammer(FabricPlan plan, NetworkView network, Supplier<List<HostDto>> tenantHosts) {
@@ -91,6 +93,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private void applyConfiguration(NetworkConfig newCfg, DeviceFleet newFleet) {
         pending.clear(); // hand-overs to the old fleet's agents are void
         latest.clear();
+        failedPorts.clear();
         fleet = newFleet;
         cfg = newCfg;
         topo = CoreTopology.build(newCfg, tenantHosts.get());
@@ -181,6 +184,11 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
             network.setPortUp(deviceId, port, !failed);
             topo.linkFrom(new ConnectPoint(deviceId, port)).ifPresent(l ->
                     groups.onLinkState(l.id(), failed ? LinkState.DOWN : LinkState.UP));
+            boolean changed = failed ? failedPorts.add(new ConnectPoint(deviceId, port))
+                    : failedPorts.remove(new ConnectPoint(deviceId, port));
+            if (changed) {
+                programAll(); // downward detours of the other switches (only the differences are written)
+            }
         });
     }
 
@@ -214,7 +222,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         Set<String> devices = new LinkedHashSet<>();
         changes.forEach(c -> devices.add(c.deviceId()));
         for (String d : devices) {
-            program(d, plan.entitiesOf(topo, d, this::routerMac, groups.membership(d)));
+            program(d, plan.entitiesOf(topo, d, this::routerMac, groups.membership(d), failedPorts));
         }
         publishGroups(devices);
     }
@@ -244,7 +252,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     private Map<String, List<Entity>> entities() {
         return plan.entities(topo, this::routerMac,
-                d -> groups.devices().contains(d) ? groups.membership(d) : null);
+                d -> groups.devices().contains(d) ? groups.membership(d) : null, failedPorts);
     }
 
     private void programAll() {
