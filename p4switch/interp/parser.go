@@ -256,9 +256,9 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 	target := call.Args[0].Value
 	var stackBase *lval
 	var lv *lval
-	if m, ok := target.(*ast.Member); ok && m.Name == "next" {
-		if _, isStack := check.Underlying(c.typeOf(m.X)).(*check.Stack); isStack {
-			stackBase = c.lvalue(e, m.X)
+	if next := stackNext(target); next != nil {
+		if _, isStack := check.Underlying(c.typeOf(next.X)).(*check.Stack); isStack {
+			stackBase = c.lvalue(e, next.X)
 		}
 	}
 	if _, dc := target.(*ast.DontCare); dc {
@@ -353,6 +353,22 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 			st.S[stackBase.address(st)]++
 		}
 	}
+}
+
+// stackNext returns the "s.next" of an extract target "s.next" or, for a
+// stack of header unions, "s.next.member"; both advance s's next index.
+func stackNext(target ast.Expr) *ast.Member {
+	m, ok := target.(*ast.Member)
+	if !ok {
+		return nil
+	}
+	if m.Name == "next" {
+		return m
+	}
+	if inner, ok := m.X.(*ast.Member); ok && inner.Name == "next" {
+		return inner
+	}
+	return nil
 }
 
 // lookaheadVal compiles packet.lookahead<T>().
