@@ -95,9 +95,13 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 		}
 		if hasCall(s.RHS) {
 			// an exit inside the right-hand side aborts the assignment
+			fix, pinned := c.pin(lv)
 			tmp := &lval{l: lv.l, static: true, off: c.alloc(lv.l.Size), hv: -1}
-			eval, store := c.assign(tmp, v), c.assign(lv, c.load(tmp))
+			eval, store := c.assign(tmp, v), c.assign(pinned, c.load(tmp))
 			return func(st *State) int {
+				if fix != nil {
+					fix(st)
+				}
 				eval(st)
 				if st.exit {
 					return exited

@@ -94,3 +94,23 @@ func TestOptionalParameters(t *testing.T) {
 		t.Fatalf("missing required argument: got %v", err)
 	}
 }
+
+// TestEnumKeysetInUnderlyingType: a key of a serializable enum type may be
+// matched with values of the enum's underlying type (p4c's
+// table-entries-ser-enum-bmv2), but not with values of another width.
+func TestEnumKeysetInUnderlyingType(t *testing.T) {
+	table := func(entry string) string {
+		return prelude + "enum bit<16> E { A = 10, B = 0xab00 }\n" +
+			"control C(in E k) { action a() {} table t { key = { k : ternary; } actions = { a; }\n" +
+			"const entries = { " + entry + " : a(); } } apply { t.apply(); } }\n"
+	}
+	for _, entry := range []string{"E.A", "(bit<16>)E.B &&& 0xff00", "16w0xab00 &&& 16w0xff00"} {
+		// the program has no main: that must be its only error
+		if err := frontEnd(t, table(entry)); err == nil || !strings.Contains(err.Error(), "no package instance called main") || strings.Contains(err.Error(), "cannot use") {
+			t.Errorf("keyset %s: got %v", entry, err)
+		}
+	}
+	if err := frontEnd(t, table("8w1 &&& 8w1")); err == nil || !strings.Contains(err.Error(), "cannot use a value of type bit<8> as enum E") {
+		t.Errorf("keyset of another width: got %v", err)
+	}
+}
