@@ -11,7 +11,8 @@ Checked as a user would: GET /allocations gives 2/3 and 1/3 of the uplink
 cah3, none for the hosts without a shim); the switches hold the entries (read
 from the switches over P4Runtime): host_port_keep_tag for the shim hosts' ports,
 path_classifier for red's session (its sender has no shim), red's outbound and
-inbound Augmented Queues; guarantees that cannot be met give an
+inbound Augmented Queues, and caleaf1 gets them back after a kill -9 and
+restart (its links fail meanwhile, vFab, and recover); guarantees that cannot be met give an
 allocation.infeasible event naming the uplink and leave the allocation as it
 was. Then the shims run: blue's traffic gets its rate from the shim on cah1
 and red's is held to its rate by the AQ on caleaf1 (UDP floods), each within 10%.
@@ -197,8 +198,49 @@ def test_allocation_loop_on_the_fabric(run):
     assert len(inb) == 1 and inb[0]["match"]["hdr.ipv4.dst_addr"] == ip("cah4"), inb
     assert [e["match"]["aq_id"] for e in by(l2, "aq_egress.aq_table")] == [inb[0]["params"]["egr_aq_id"]]
 
+    # caleaf1 killed (-9) and restarted: the controller reconciles it, the allocation's entries included
+    after = ctl.get("/events?limit=1000")[-1]["seq"]
+    leaf1.proc.kill()
+    leaf1.proc.wait()
+    leaf1.start([])
+    runstate.extend(net, pids=[leaf1.switch_pid])
+    states = lambda: [e["detail"]["available"] for e in ctl.get("/events?after=%d&limit=1000" % after)
+                      if e["type"] == "device.state" and e["subject"] == "device:caleaf1"]
+    wait_for("caleaf1 reconnected", lambda: states()[-1:] == [True] and states()[0] is False, timeout=60, every=0.5)
+    # (while it was away its links failed (vFab) and the sessions had no path; once they recover the
+    # allocation is as before, with new AQ ids)
+    wait_for("the allocation back", lambda: all(abs(a["totalBps"] - alloc[t]["totalBps"]) < 1e-6 * C and a["paths"]
+                                                for t, a in allocations(ctl).items()), timeout=60, every=0.5)
+
+    def canon(es):
+        """Entries without the AQ id and register slot (a new AQ gets new ones), after checking that
+        the classifier points to the AQ."""
+        ids = {e["match"]["aq_id"] for e in es if "aq_id" in e["match"]}
+        assert {e["params"]["ing_aq_id"] for e in es if "ing_aq_id" in e["params"]} == ids
+        out = []
+        for e in es:
+            e = json.loads(json.dumps(e))
+            e["match"].pop("aq_id", None)
+            e["params"].pop("ing_aq_id", None)
+            e["params"].pop("index", None)
+            out.append(json.dumps(e, sort_keys=True))
+        return sorted(out)
+
+    seen = []
+
+    def back():
+        seen.append(read_entries(leaf1, "host_port_keep_tag", "path_classifier", "aq_classify_outbound",
+                                 "FabricIngress.aq_ingress.aq_table"))
+        return canon(seen[-1]) == canon(l1)
+
+    try:
+        wait_for("caleaf1's entries", back, timeout=20, every=1)
+    except AssertionError:
+        raise AssertionError("caleaf1 holds %s, not %s\n%s" % (seen[-1], l1, ctl.log_tail(6000)))
+
     # Guarantees the uplink cannot carry: an event names it, the allocation stays
     after = ctl.get("/events?limit=1000")[-1]["seq"]
+    in_force = allocations(ctl)
     status, reply = ctl.send("PATCH", "/tenants/blue", {"minBandwidthBps": int(0.9 * C)})
     assert status == 200, reply
     infeasible = wait_for("allocation.infeasible", lambda: [e for e in ctl.get("/events?after=%d&limit=1000" % after)
@@ -206,7 +248,7 @@ def test_allocation_loop_on_the_fabric(run):
     print("infeasible:", infeasible[0]["detail"]["bottleneckLinks"])
     assert {"device:caleaf1/3->device:caspine1/1", "device:caspine1/2->device:caleaf2/3"} & set(
         infeasible[0]["detail"]["bottleneckLinks"]), infeasible
-    assert allocations(ctl)["blue"]["totalBps"] == blue["totalBps"]
+    assert allocations(ctl) == in_force
     status, reply = ctl.send("PATCH", "/tenants/blue", {"minBandwidthBps": None})
     assert status == 200, reply
 

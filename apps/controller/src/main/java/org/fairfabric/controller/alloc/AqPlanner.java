@@ -94,11 +94,15 @@ public final class AqPlanner {
             }
             AqRequest req = AqRequest.absolute(tenantOf.get(k), k.host() + (k.outbound() ? "/out" : "/in"), e.getValue(),
                     CongestionSignal.DROP, position(k), OptionalLong.empty(), OptionalLong.empty());
-            AqDecision d = service.request(req);
-            if (d.isGranted()) {
-                live.put(k, d.grant().get());
-            } else {
-                LOG.warn("AQ for {} declined: {}", req.entity(), d.declineReason().orElse("?"));
+            try {
+                AqDecision d = service.request(req);
+                if (d.isGranted()) {
+                    live.put(k, d.grant().get());
+                } else {
+                    LOG.warn("AQ for {} declined: {}", req.entity(), d.declineReason().orElse("?"));
+                }
+            } catch (IllegalArgumentException e) {
+                LOG.warn("AQ for {} not requested: {}", req.entity(), e.getMessage()); // e.g. a host without a cable
             }
         }
         List<PlacedAq> out = new ArrayList<>();
