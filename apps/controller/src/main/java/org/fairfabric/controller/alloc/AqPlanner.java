@@ -101,8 +101,8 @@ public final class AqPlanner {
                 } else {
                     LOG.warn("AQ for {} declined: {}", req.entity(), d.declineReason().orElse("?"));
                 }
-            } catch (IllegalArgumentException e) {
-                LOG.warn("AQ for {} not requested: {}", req.entity(), e.getMessage()); // e.g. a host without a cable
+            } catch (IllegalArgumentException refused) {
+                LOG.warn("AQ for {} not requested: {}", req.entity(), refused.getMessage()); // e.g. a host without a cable
             }
         }
         List<PlacedAq> out = new ArrayList<>();
