@@ -259,6 +259,9 @@ def test_allocation_loop_on_the_fabric(run):
     version = last["version"]
     with ShimSet(net, hosts=[net.get(n) for n in SHIM_HOSTS], kafka=kafka()) as shims:
         shims.shims["cah1"].wait_version(version, timeout=15)
+        for name in SHIM_HOSTS:  # the shim's own validator (host-shim/ratetable) admitted every controller table
+            health = shims.shims[name].health()
+            assert health["tables_applied"] >= 1 and sum(health["rejected"].values()) == 0, (name, health)
         got = {}
         for tid, src, dst, port, overhead in (("blue", "cah1", "cah3", 5301, 8 + 20 + 14 + 4), ("red", "cah2", "cah4", 5302, 8 + 20)):
             src, dst = net.get(src, dst)

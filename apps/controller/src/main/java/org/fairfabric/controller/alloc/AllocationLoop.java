@@ -113,6 +113,8 @@ public final class AllocationLoop {
             } else {
                 solves++;
                 Allocation a;
+                long t0 = System.nanoTime();
+                boolean warmStarted = warm != null;
                 try {
                     a = allocator.solve(model.problem(), warm);
                 } catch (InfeasibleProblemException e) {
@@ -122,6 +124,10 @@ public final class AllocationLoop {
                     return;
                 }
                 warm = a.warmStart();
+                LOG.info("allocation round {}: {} sessions, {} paths, {} links solved in {} ms ({} iterations, {}, gap {})",
+                        round, model.problem().sessionCount(), model.problem().pathCount(), model.problem().linkCount(),
+                        String.format("%.1f", (System.nanoTime() - t0) / 1e6), a.iterations(), warmStarted ? "warm start" : "cold start",
+                        String.format("%.1e", a.relativeGap()));
                 if (!a.converged()) {
                     LOG.warn("allocation round {}: not converged (relative gap {}); using the best iterate", round, a.relativeGap());
                 }
