@@ -261,7 +261,17 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 			stackBase = c.lvalue(e, m.X)
 		}
 	}
-	lv = c.lvalue(e, target)
+	if _, dc := target.(*ast.DontCare); dc {
+		// extract<T>(_): parse a T and throw it away
+		t := c.info.Calls[call].TypeArgs["T"]
+		if t == nil {
+			c.fail(call.Pos, "extract into _ needs a type argument")
+		}
+		tl := c.layoutOf(t)
+		lv = &lval{l: tl, static: true, off: c.alloc(tl.Size), hv: -1}
+	} else {
+		lv = c.lvalue(e, target)
+	}
 	l := lv.l
 	if l.Kind != KHeader {
 		c.fail(call.Pos, "extract needs a header")

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"encoding/binary"
+	"math/big"
 	"sort"
 	"sync"
 
@@ -476,3 +477,6 @@ func PrefixMask(width, plen, nwords int) []uint64 {
 	}
 	return m
 }
+
+// Arg is the value of the i-th directionless argument.
+func (c *ActionCall) Arg(i int) *big.Int { return bigFromWords(c.Args[i]) }

@@ -519,7 +519,7 @@ func (c *checker) pickMethod(ms []*ast.Method, name string, n int) *ast.Method {
 		}
 		min := 0
 		for _, p := range m.Params {
-			if p.Default == nil {
+			if p.Default == nil && !p.Annos.Has("optional") {
 				min++
 			}
 		}

@@ -79,3 +79,18 @@ func TestValidProgramsPass(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionalParameters: an @optional extern parameter may be left out, a
+// required one may not.
+func TestOptionalParameters(t *testing.T) {
+	decl := prelude + "extern E { E(); bit<16> f(in bit<8> a, @optional in bool b); }\n"
+	ok := decl + "control C(inout bit<16> r) { E() e; apply { r = e.f(1); r = e.f(1, true); } }\n"
+	// the program has no main: that must be its only error
+	if err := frontEnd(t, ok); err == nil || strings.Contains(err.Error(), "no method") || !strings.Contains(err.Error(), "no package instance called main") {
+		t.Fatalf("optional parameter not accepted: %v", err)
+	}
+	bad := decl + "control C(inout bit<16> r) { E() e; apply { r = e.f(); } }\n"
+	if err := frontEnd(t, bad); err == nil || !strings.Contains(err.Error(), "has no method f taking 0 arguments") {
+		t.Fatalf("missing required argument: got %v", err)
+	}
+}
