@@ -61,6 +61,8 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private final Map<String, CompletableFuture<WriteResult>> pending = new java.util.concurrent.ConcurrentHashMap<>();
     /** The writes the routing-group changes of the event being handled caused. */
     private final List<CompletableFuture<?>> writes = new ArrayList<>();
+    /** Entries of the allocation loop (classifiers, tags, AQs) per switch, written with the forwarding plan. */
+    private volatile Map<String, List<Entity>> allocationEntities = Map.of();
     private volatile DeviceFleet fleet;
     private volatile List<LinkProber.Target> probeTargets = List.of();
     private NetworkConfig cfg;
@@ -130,6 +132,28 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
             }
             topo = CoreTopology.build(cfg, tenantHosts.get());
             programAll();
+        });
+    }
+
+    /**
+     * The allocation loop's entries per switch (replacing the previous set): each switch whose set
+     * changed gets its forwarding plan plus these as its new intended state.
+     */
+    public void setAllocationEntities(Map<String, List<Entity>> byDevice) {
+        Map<String, List<Entity>> next = Map.copyOf(byDevice);
+        onWorker(() -> {
+            Map<String, List<Entity>> before = allocationEntities;
+            allocationEntities = next;
+            if (topo == null) {
+                return;
+            }
+            Set<String> devices = new LinkedHashSet<>(before.keySet());
+            devices.addAll(next.keySet());
+            for (String d : devices) {
+                if (topo.devices().containsKey(d) && !java.util.Objects.equals(before.get(d), next.get(d))) {
+                    program(d, plan.entitiesOf(topo, d, this::routerMac, groups.devices().contains(d) ? groups.membership(d) : null));
+                }
+            }
         });
     }
 
@@ -270,6 +294,12 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private void program(String deviceId, List<Entity> entities) {
         if (fleet == null || !fleet.agents().containsKey(deviceId)) {
             return;
+        }
+        List<Entity> extra = allocationEntities.get(deviceId);
+        if (extra != null) {
+            List<Entity> all = new ArrayList<>(entities);
+            all.addAll(extra);
+            entities = all;
         }
         latest.put(deviceId, entities);
         CompletableFuture<WriteResult> waiting = pending.get(deviceId);
