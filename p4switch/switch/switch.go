@@ -195,6 +195,10 @@ func (s *Switch) SetPipeline(p target.Pipeline) error {
 	})
 }
 
+// Atomically runs f while no packet is in the ingress or egress pipeline
+// (on the pipeline goroutine); packets keep arriving and wait.
+func (s *Switch) Atomically(f func()) error { return s.do(f) }
+
 // do runs f on the pipeline goroutine and waits for it.
 func (s *Switch) do(f func()) error {
 	done := make(chan struct{})
@@ -397,6 +401,7 @@ func (s *Switch) pipelineLoop() {
 	timer.Stop()
 	var recirc []target.Recirculation
 	rx := newRxBuffers()
+	busy := false // the last round read frames
 	for {
 		now := s.Now()
 		for {
@@ -417,6 +422,22 @@ func (s *Switch) pipelineLoop() {
 				recirc = append(recirc, r)
 			}
 		}
+		if busy {
+			// Busy ports must not starve packet-outs, control calls or Stop.
+			// Control calls run here, when every packet that can leave the
+			// traffic manager has left egress: a DATAPLANE_ATOMIC batch
+			// then falls between packets (except those held by a rate limit).
+			busy = false
+			select {
+			case batch := <-s.in:
+				s.fromCPU(batch)
+			case f := <-s.control:
+				f()
+			case <-s.stop:
+				return
+			default:
+			}
+		}
 		if len(recirc) > 0 {
 			rs := recirc
 			recirc = nil
@@ -430,16 +451,7 @@ func (s *Switch) pipelineLoop() {
 		got := s.pollPorts(rx)
 		s.flushTx()
 		if got {
-			// Busy ports must not starve packet-outs, control calls or Stop.
-			select {
-			case batch := <-s.in:
-				s.fromCPU(batch)
-			case f := <-s.control:
-				f()
-			case <-s.stop:
-				return
-			default:
-			}
+			busy = true
 			continue
 		}
 		var wake <-chan time.Time

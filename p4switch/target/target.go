@@ -121,3 +121,19 @@ type Digest struct {
 type OutputRecycler interface {
 	RecycleOutput(data []byte)
 }
+
+// UndoWriter is implemented by pipelines that can take back a write, for
+// P4Runtime's ROLLBACK_ON_ERROR and DATAPLANE_ATOMIC batches.
+type UndoWriter interface {
+	// WriteUndo applies update as Write does and, if it succeeds, returns
+	// a function that restores the state from before the update. Undo
+	// functions of one batch are called in reverse order of their writes.
+	WriteUndo(update *p4v1.Update) (undo func() error, err error)
+}
+
+// IdleNotifier is implemented by pipelines that keep table idle timeouts.
+type IdleNotifier interface {
+	// IdleExpired returns the table entries whose idle timeout expired
+	// since the last call; each expiry is reported once.
+	IdleExpired() []*p4v1.TableEntry
+}

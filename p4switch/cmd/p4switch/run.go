@@ -241,6 +241,7 @@ func runCmd(args []string) int {
 		admin.Shutdown(ctx)
 		cancel()
 	}
+	srv.Close()
 	s.Stop()
 	return 0
 }
