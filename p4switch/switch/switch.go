@@ -3,7 +3,8 @@
 //
 // A single pipeline goroutine reads the ports (non-blocking, in turn), runs
 // Ingress and Egress and owns the traffic manager, so the hot path takes no
-// locks and no goroutine hand-off on receive. When every port is empty it
+// locks and no goroutine hand-off on receive. Frames are read straight into
+// a reused slab whenever no packet waits in the traffic manager. When every port is empty it
 // sleeps; one waiter goroutine per port wakes it when a frame arrives. One
 // goroutine writes each port (holding frames for the port's propagation
 // delay); frames reach it in batches through a channel.
@@ -249,15 +250,24 @@ func (s *Switch) waitLoop(r *rxPort) {
 }
 
 // rxBuffers are the pipeline goroutine's receive buffers.
+//
+// The pipeline refers to a frame until the packet leaves egress. When no
+// packet waits in the traffic manager, nothing refers to earlier frames, so
+// frames are read straight into the reusable slab (no copy, no allocation).
+// Otherwise they are read into bufs and copied into a new slab of their
+// exact size, which the garbage collector frees once they have left.
 type rxBuffers struct {
-	bufs [][]byte
+	bufs [][]byte // MaxFrame each
+	slab [][]byte // MaxFrame each, slices of one reusable allocation
 	lens []int
 }
 
 func newRxBuffers() *rxBuffers {
-	b := &rxBuffers{bufs: make([][]byte, netio.Batch), lens: make([]int, netio.Batch)}
+	b := &rxBuffers{bufs: make([][]byte, netio.Batch), slab: make([][]byte, netio.Batch), lens: make([]int, netio.Batch)}
+	slab := make([]byte, netio.Batch*netio.MaxFrame)
 	for i := range b.bufs {
 		b.bufs[i] = make([]byte, netio.MaxFrame)
+		b.slab[i] = slab[i*netio.MaxFrame : (i+1)*netio.MaxFrame : (i+1)*netio.MaxFrame]
 	}
 	return b
 }
@@ -271,7 +281,12 @@ func (s *Switch) pollPorts(rx *rxBuffers) bool {
 		if r.dead {
 			continue
 		}
-		n, err := r.port.TryReadBatch(rx.bufs, rx.lens)
+		direct := s.tm.Waiting() == 0
+		bufs := rx.bufs
+		if direct {
+			bufs = rx.slab
+		}
+		n, err := r.port.TryReadBatch(bufs, rx.lens)
 		if err != nil {
 			r.dead = true
 			if !s.stopped.Load() {
@@ -288,16 +303,21 @@ func (s *Switch) pollPorts(rx *rxBuffers) bool {
 			s.Counters.NoPipeline.Add(uint64(n))
 			continue
 		}
-		// The pipeline keeps the frames until egress: one allocation holds
-		// the whole batch, each frame its own slice.
+		now := s.Now()
+		if direct {
+			for k := 0; k < n; k++ {
+				l := rx.lens[k]
+				s.ingress(target.Arrival{Port: r.num, Data: bufs[k][:l:l], Now: now})
+			}
+			continue
+		}
 		total := 0
 		for k := 0; k < n; k++ {
 			total += rx.lens[k]
 		}
-		slab := make([]byte, total)
-		now, off := s.Now(), 0
+		slab, off := make([]byte, total), 0
 		for k := 0; k < n; k++ {
-			l := copy(slab[off:], rx.bufs[k][:rx.lens[k]])
+			l := copy(slab[off:], bufs[k][:rx.lens[k]])
 			s.ingress(target.Arrival{Port: r.num, Data: slab[off : off+l : off+l], Now: now})
 			off += l
 		}

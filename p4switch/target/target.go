@@ -53,8 +53,10 @@ type Pipeline interface {
 type Arrival struct {
 	Port uint32 // standard_metadata.ingress_port
 	// Data is the frame, starting with the first header the parser
-	// extracts. The pipeline may keep referring to it until the packet has
-	// left egress, so the caller must not modify it after Ingress.
+	// extracts. The pipeline may keep referring to it until the packet (and
+	// every replica and clone of it) has left egress, so the caller must
+	// not modify it before then; afterwards the caller reuses it, so
+	// Output.Data and Recirculation.Data must not refer to it.
 	Data []byte
 	Now  time.Duration // switch clock, for ingress_global_timestamp (µs in P4)
 	// Preserved is nil for a packet from a port; for a recirculated packet it
