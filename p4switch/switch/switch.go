@@ -4,7 +4,9 @@
 // A single pipeline goroutine reads the ports (non-blocking, in turn), runs
 // Ingress and Egress and owns the traffic manager, so the hot path takes no
 // locks and no goroutine hand-off on receive. Frames are read straight into
-// a reused slab whenever no packet waits in the traffic manager. When every port is empty it
+// a reused slab whenever no packet waits in the traffic manager. After each
+// port's batch the packets the traffic manager releases go through egress
+// and to the writers at once, so that writing overlaps reading the next port. When every port is empty it
 // sleeps; one waiter goroutine per port wakes it when a frame arrives. One
 // goroutine writes each port (holding frames for the port's propagation
 // delay); frames reach it in batches through a channel.
@@ -272,57 +274,52 @@ func newRxBuffers() *rxBuffers {
 	return b
 }
 
-// pollPorts reads one batch from every port in turn and runs ingress on it;
-// it reports whether any port had frames.
-func (s *Switch) pollPorts(rx *rxBuffers) bool {
-	got := false
-	for i := range s.rxPorts {
-		r := &s.rxPorts[i]
-		if r.dead {
-			continue
-		}
-		direct := s.tm.Waiting() == 0
-		bufs := rx.bufs
-		if direct {
-			bufs = rx.slab
-		}
-		n, err := r.port.TryReadBatch(bufs, rx.lens)
-		if err != nil {
-			r.dead = true
-			if !s.stopped.Load() {
-				s.log.Error("port read failed; port stops receiving", "port", r.num, "if", r.port.Name(), "err", err)
-			}
-			continue
-		}
-		if n == 0 {
-			continue
-		}
-		got = true
-		s.Counters.Received.Add(uint64(n))
-		if s.pipe == nil {
-			s.Counters.NoPipeline.Add(uint64(n))
-			continue
-		}
-		now := s.Now()
-		if direct {
-			for k := 0; k < n; k++ {
-				l := rx.lens[k]
-				s.ingress(target.Arrival{Port: r.num, Data: bufs[k][:l:l], Now: now})
-			}
-			continue
-		}
-		total := 0
-		for k := 0; k < n; k++ {
-			total += rx.lens[k]
-		}
-		slab, off := make([]byte, total), 0
-		for k := 0; k < n; k++ {
-			l := copy(slab[off:], bufs[k][:rx.lens[k]])
-			s.ingress(target.Arrival{Port: r.num, Data: slab[off : off+l : off+l], Now: now})
-			off += l
-		}
+// pollPort reads one batch from port r and runs ingress on it; it reports
+// whether the port had frames.
+func (s *Switch) pollPort(r *rxPort, rx *rxBuffers) bool {
+	if r.dead {
+		return false
 	}
-	return got
+	direct := s.tm.Waiting() == 0
+	bufs := rx.bufs
+	if direct {
+		bufs = rx.slab
+	}
+	n, err := r.port.TryReadBatch(bufs, rx.lens)
+	if err != nil {
+		r.dead = true
+		if !s.stopped.Load() {
+			s.log.Error("port read failed; port stops receiving", "port", r.num, "if", r.port.Name(), "err", err)
+		}
+		return false
+	}
+	if n == 0 {
+		return false
+	}
+	s.Counters.Received.Add(uint64(n))
+	if s.pipe == nil {
+		s.Counters.NoPipeline.Add(uint64(n))
+		return true
+	}
+	now := s.Now()
+	if direct {
+		for k := 0; k < n; k++ {
+			l := rx.lens[k]
+			s.ingress(target.Arrival{Port: r.num, Data: bufs[k][:l:l], Now: now})
+		}
+		return true
+	}
+	total := 0
+	for k := 0; k < n; k++ {
+		total += rx.lens[k]
+	}
+	slab, off := make([]byte, total), 0
+	for k := 0; k < n; k++ {
+		l := copy(slab[off:], bufs[k][:rx.lens[k]])
+		s.ingress(target.Arrival{Port: r.num, Data: slab[off : off+l : off+l], Now: now})
+		off += l
+	}
+	return true
 }
 
 // armWaiters asks every port's waiter to wake the pipeline goroutine at the
@@ -415,6 +412,30 @@ func (s *Switch) flushTx() {
 	}
 }
 
+// drain runs egress on every packet the traffic manager releases now and
+// returns recirc with the packets egress recirculated appended.
+func (s *Switch) drain(recirc []target.Recirculation) []target.Recirculation {
+	now := s.Now()
+	for {
+		q, meta, ok := s.tm.Dequeue(now)
+		if !ok {
+			return recirc
+		}
+		if s.pipe == nil {
+			continue
+		}
+		res := s.pipe.Egress(q, meta)
+		s.handleEgress(res, now)
+		for _, r := range res.Recirc {
+			if len(recirc) >= maxRecirc {
+				s.Counters.RecircDrops.Add(1)
+				continue
+			}
+			recirc = append(recirc, r)
+		}
+	}
+}
+
 func (s *Switch) pipelineLoop() {
 	defer s.wg.Done()
 	timer := time.NewTimer(time.Hour)
@@ -423,25 +444,7 @@ func (s *Switch) pipelineLoop() {
 	rx := newRxBuffers()
 	busy := false // the last round read frames
 	for {
-		now := s.Now()
-		for {
-			q, meta, ok := s.tm.Dequeue(now)
-			if !ok {
-				break
-			}
-			if s.pipe == nil {
-				continue
-			}
-			res := s.pipe.Egress(q, meta)
-			s.handleEgress(res, now)
-			for _, r := range res.Recirc {
-				if len(recirc) >= maxRecirc {
-					s.Counters.RecircDrops.Add(1)
-					continue
-				}
-				recirc = append(recirc, r)
-			}
-		}
+		recirc = s.drain(recirc)
 		if busy {
 			// Busy ports must not starve packet-outs, control calls or Stop.
 			// Control calls run here, when every packet that can leave the
@@ -468,8 +471,17 @@ func (s *Switch) pipelineLoop() {
 			}
 			continue
 		}
-		got := s.pollPorts(rx)
-		s.flushTx()
+		got := false
+		for i := range s.rxPorts {
+			if s.pollPort(&s.rxPorts[i], rx) {
+				// Egress and hand the frames over port by port, so that
+				// the writers start while the next port is read.
+				got = true
+				recirc = s.drain(recirc)
+				s.flushTx()
+			}
+		}
+		s.flushTx() // what the first drain released
 		if got {
 			busy = true
 			continue
