@@ -33,6 +33,11 @@ type Config struct {
 	CPUPort uint32                   // 0 = none; packets to it go to OnPacketIn
 	Seed    uint64                   // random loss sequence
 	Log     *slog.Logger
+	// PollSpin is how long the pipeline goroutine keeps polling empty
+	// ports before it sleeps (0: it sleeps at once). A sleeping switch
+	// needs a wake-up per frame; polling a little longer saves it when
+	// frames come back to back, at the price of CPU time.
+	PollSpin time.Duration
 }
 
 // Switch runs packets through the loaded pipeline.
@@ -357,10 +362,8 @@ func (s *Switch) writeLoop(t *txPort) {
 		frames, recyclers = frames[:0], recyclers[:0]
 	}
 	for {
-		var batch []txItem
-		select {
-		case batch = <-t.ch:
-		case <-s.stop:
+		batch, ok := s.nextTxBatch(t)
+		if !ok {
 			return
 		}
 		now := s.Now()
@@ -387,6 +390,26 @@ func (s *Switch) writeLoop(t *txPort) {
 		case t.free <- batch[:0]:
 		default:
 		}
+	}
+}
+
+// nextTxBatch waits for the writer's next batch (polling for PollSpin
+// first); false once the switch stops.
+func (s *Switch) nextTxBatch(t *txPort) ([]txItem, bool) {
+	if s.cfg.PollSpin > 0 {
+		for deadline := time.Now().Add(s.cfg.PollSpin); time.Now().Before(deadline); {
+			select {
+			case batch := <-t.ch:
+				return batch, true
+			default:
+			}
+		}
+	}
+	select {
+	case batch := <-t.ch:
+		return batch, true
+	case <-s.stop:
+		return nil, false
 	}
 }
 
@@ -442,7 +465,8 @@ func (s *Switch) pipelineLoop() {
 	timer.Stop()
 	var recirc []target.Recirculation
 	rx := newRxBuffers()
-	busy := false // the last round read frames
+	busy := false               // the last round read frames
+	var idleSince time.Duration // when the ports were found empty (0: they were not)
 	for {
 		recirc = s.drain(recirc)
 		if busy {
@@ -484,7 +508,17 @@ func (s *Switch) pipelineLoop() {
 		s.flushTx() // what the first drain released
 		if got {
 			busy = true
+			idleSince = 0
 			continue
+		}
+		if s.cfg.PollSpin > 0 {
+			if now := s.Now(); idleSince == 0 {
+				idleSince = now
+				continue
+			} else if now-idleSince < s.cfg.PollSpin {
+				continue
+			}
+			idleSince = 0
 		}
 		var wake <-chan time.Time
 		if at, ok := s.tm.NextDeparture(); ok {

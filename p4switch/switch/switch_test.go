@@ -140,13 +140,18 @@ type (
 )
 
 // Frames stay intact while the switch reuses its receive buffers: with and
-// without packets waiting in a rate-limited queue.
+// without packets waiting in a rate-limited queue, sleeping at once or
+// polling a while before sleeping.
 func TestFramesSurviveBufferReuse(t *testing.T) {
-	for _, rate := range []uint64{0, 2_000_000} {
+	for _, c := range []struct {
+		rate uint64
+		spin time.Duration
+	}{{0, 0}, {2_000_000, 0}, {0, 50 * time.Microsecond}} {
+		rate := c.rate
 		sw, host := netio.Pipe("sw", "host", 1024)
 		out, far := netio.Pipe("sw", "host", 1024)
 		s, err := New(Config{Ports: map[uint32]netio.Port{1: sw, 2: out},
-			Queues: map[uint32]tm.PortConfig{2: {Depth: 1024, RateBps: rate}}})
+			Queues: map[uint32]tm.PortConfig{2: {Depth: 1024, RateBps: rate}}, PollSpin: c.spin})
 		if err != nil {
 			t.Fatal(err)
 		}
