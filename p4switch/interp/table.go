@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"sort"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
 )
@@ -103,8 +105,17 @@ type Entry struct {
 	Metadata            []byte
 	IdleTimeoutNs       int64
 	IsConst             bool
-	id                  string
+	// LastHit is when a packet last matched the entry (Monotonic), kept
+	// in tables that support idle timeouts.
+	LastHit atomic.Int64
+	id      string
 }
+
+// epoch is the origin of Monotonic.
+var epoch = time.Now()
+
+// Monotonic is the clock of Entry.LastHit, in nanoseconds.
+func Monotonic() int64 { return int64(time.Since(epoch)) }
 
 // Entries returns a snapshot of the entries in priority order.
 func (t *Table) Entries() []*Entry {

@@ -330,6 +330,9 @@ func (c *compiler) compileApply(e *env, t *Table) {
 		if dc != nil {
 			en.Counter.Add(uint64(st.Length))
 		}
+		if t.SupportsIdle {
+			en.LastHit.Store(Monotonic())
+		}
 		if dm != nil {
 			st.meterColor = dm.executeCell(en.Meter, st, uint64(st.Length))
 		}
