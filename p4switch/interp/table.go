@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
+	"github.com/fairfabric/fairfabric/p4switch/p4/check"
 )
 
 // Table is a match-action table instance with its entries.
@@ -60,6 +61,7 @@ type TableKey struct {
 	Name      string
 	MatchKind string
 	Width     int
+	Type      check.Type // the key expression's type
 	Annos     ast.Annotations
 	load      func(*State, []uint64)
 	words     int

@@ -33,12 +33,13 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 				continue
 			}
 			v := c.expr(e, k.Expr)
-			l := c.layoutOf(c.typeOf(k.Expr))
+			kt := c.typeOf(k.Expr)
+			l := c.layoutOf(kt)
 			name, ok := k.Annos.String("name")
 			if !ok {
 				name = ExprString(k.Expr)
 			}
-			tk := &TableKey{Name: name, MatchKind: k.MatchKind, Width: l.Width, Annos: k.Annos, words: words(l.Width)}
+			tk := &TableKey{Name: name, MatchKind: k.MatchKind, Width: l.Width, Type: kt, Annos: k.Annos, words: words(l.Width)}
 			store := c.storeFn(v, l)
 			tk.load = func(st *State, dst []uint64) { store(st, dst) }
 			t.Keys = append(t.Keys, tk)

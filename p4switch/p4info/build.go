@@ -133,6 +133,11 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		pt := &p4configv1.Table{Preamble: preamble(s), Size: int64(t.Size)}
 		for i, k := range t.Keys {
 			mf := &p4configv1.MatchField{Id: uint32(i + 1), Name: k.Name, Bitwidth: int32(k.Width), Annotations: annotationStrings(k.Annos)}
+			if en, ok := k.Type.(*check.Enum); ok && en.Base != nil {
+				// p4c lists a serializable enum used as a key in type_info
+				// (the match field itself carries no type_name)
+				types.spec(en)
+			}
 			switch k.MatchKind {
 			case "exact":
 				mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}
