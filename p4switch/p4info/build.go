@@ -273,7 +273,7 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		s := vsSyms[v]
 		ids.ValueSets[v] = s.id
 		pv := &p4configv1.ValueSet{Preamble: preamble(s), Size: int32(v.Size)}
-		pv.Match = append(pv.Match, &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}})
+		pv.Match = append(pv.Match, valueSetMatch(v))
 		info.ValueSets = append(info.ValueSets, pv)
 	}
 	for _, r := range p.Registers {
@@ -324,4 +324,15 @@ func annotationStrings(as ast.Annotations) []string {
 // arguments of initial_default_action at full width, not canonically.
 func paddedBytes(v *big.Int, width int) []byte {
 	return v.FillBytes(make([]byte, (width+7)/8))
+}
+
+// valueSetMatch describes what a value_set member matches. For
+// value_set<bit<W>> p4c writes one unnamed exact field of W bits (members
+// may still be written as ternary); for other element types p4switch keeps
+// a single ternary field over the whole value, named after the value set.
+func valueSetMatch(v *interp.ValueSet) *p4configv1.MatchField {
+	if _, ok := check.Underlying(v.Layout.Type).(*check.Bits); ok {
+		return &p4configv1.MatchField{Id: 1, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}}
+	}
+	return &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}
 }
