@@ -326,13 +326,20 @@ func paddedBytes(v *big.Int, width int) []byte {
 	return v.FillBytes(make([]byte, (width+7)/8))
 }
 
-// valueSetMatch describes what a value_set member matches. For
-// value_set<bit<W>> p4c writes one unnamed exact field of W bits (members
-// may still be written as ternary); for other element types p4switch keeps
-// a single ternary field over the whole value, named after the value set.
+// valueSetMatch describes what a value_set member matches, as p4c does: for
+// value_set<bit<W>> one unnamed exact field of W bits, for a struct with one
+// field that field, by name (members may still be written as ternary). A
+// struct of several fields keeps p4switch's single ternary field over the
+// whole value, named after the value set, because members are written as
+// one value (p4c would list one field per struct field).
 func valueSetMatch(v *interp.ValueSet) *p4configv1.MatchField {
+	exact := &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}
 	if _, ok := check.Underlying(v.Layout.Type).(*check.Bits); ok {
-		return &p4configv1.MatchField{Id: 1, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}}
+		return &p4configv1.MatchField{Id: 1, Bitwidth: int32(v.Layout.Width), Match: exact}
+	}
+	if v.Layout.Kind == interp.KStruct && len(v.Layout.Fields) == 1 {
+		f := v.Layout.Fields[0]
+		return &p4configv1.MatchField{Id: 1, Name: f.Name, Bitwidth: int32(f.Layout.Width), Match: exact}
 	}
 	return &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}
 }
