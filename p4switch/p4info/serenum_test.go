@@ -45,3 +45,42 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 		t.Errorf("KeyE: %v", k)
 	}
 }
+
+// TestKeyNamesUseFieldNameAnnotations: p4c names a key after the @name of
+// the struct fields it goes through (issue298-bmv2: meta.ingress_metadata.set_drop).
+func TestKeyNamesUseFieldNameAnnotations(t *testing.T) {
+	src := `#include <core.p4>
+#include <v1model.p4>
+header h_t { bit<8> f; }
+struct headers { h_t h; }
+struct inner_t { bit<1> set_drop; }
+struct meta { @name("ingress_metadata") inner_t local_metadata; }
+parser P(packet_in pk, out headers hdr, inout meta m, inout standard_metadata_t sm) {
+    state start { pk.extract(hdr.h); transition accept; }
+}
+control VC(inout headers hdr, inout meta m) { apply { } }
+control I(inout headers hdr, inout meta m, inout standard_metadata_t sm) {
+    action a() { }
+    table t { key = { m.local_metadata.set_drop : exact; hdr.h.f : exact; } actions = { a; } }
+    apply { t.apply(); }
+}
+control E(inout headers hdr, inout meta m, inout standard_metadata_t sm) { apply { } }
+control CC(inout headers hdr, inout meta m) { apply { } }
+control D(packet_out pk, in headers hdr) { apply { pk.emit(hdr.h); } }
+V1Switch(P(), VC(), I(), E(), CC(), D()) main;
+`
+	path := filepath.Join(t.TempDir(), "keys.p4")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tables := compile(t, path).Tables
+	if len(tables) != 1 || len(tables[0].MatchFields) != 2 {
+		t.Fatalf("tables: %v", tables)
+	}
+	if n := tables[0].MatchFields[0].Name; n != "m.ingress_metadata.set_drop" {
+		t.Errorf("key through an @name'd field: %q", n)
+	}
+	if n := tables[0].MatchFields[1].Name; n != "hdr.h.f" {
+		t.Errorf("plain key: %q", n)
+	}
+}
