@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
+	"github.com/fairfabric/fairfabric/p4switch/p4/check"
 )
 
 // Table is a match-action table instance with its entries.
@@ -62,6 +63,7 @@ type TableKey struct {
 	Name      string
 	MatchKind string
 	Width     int
+	Type      check.Type // the key expression's type
 	Annos     ast.Annotations
 	load      func(*State, []uint64)
 	words     int

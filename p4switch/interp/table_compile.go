@@ -33,12 +33,13 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 				continue
 			}
 			v := c.expr(e, k.Expr)
-			l := c.layoutOf(c.typeOf(k.Expr))
+			kt := c.typeOf(k.Expr)
+			l := c.layoutOf(kt)
 			name, ok := k.Annos.String("name")
 			if !ok {
-				name = ExprString(k.Expr)
+				name = c.keyName(k.Expr)
 			}
-			tk := &TableKey{Name: name, MatchKind: k.MatchKind, Width: l.Width, Annos: k.Annos, words: words(l.Width)}
+			tk := &TableKey{Name: name, MatchKind: k.MatchKind, Width: l.Width, Type: kt, Annos: k.Annos, words: words(l.Width)}
 			store := c.storeFn(v, l)
 			tk.load = func(st *State, dst []uint64) { store(st, dst) }
 			t.Keys = append(t.Keys, tk)
@@ -359,6 +360,35 @@ func (c *compiler) tableApplyCall(e *env, call *ast.Call) func(*State) (bool, *A
 }
 
 // ExprString prints an expression as p4c names key fields.
+// keyName is the control-plane name p4c gives a table key without @name:
+// the expression as written, except that a struct or header field declared
+// with @name("n") is called n (P4-14 translations name metadata this way).
+func (c *compiler) keyName(x ast.Expr) string {
+	switch x := x.(type) {
+	case *ast.Member:
+		name := x.Name
+		if st, ok := check.Underlying(c.typeOf(x.X)).(*check.Struct); ok {
+			for _, f := range st.Fields {
+				if f.Name == x.Name {
+					if n, ok := f.Annos.String("name"); ok {
+						name = n
+					}
+				}
+			}
+		}
+		return c.keyName(x.X) + "." + name
+	case *ast.Index:
+		return c.keyName(x.X) + "[" + ExprString(x.Index) + "]"
+	case *ast.Slice:
+		return c.keyName(x.X) + "[" + ExprString(x.Hi) + ":" + ExprString(x.Lo) + "]"
+	case *ast.Call:
+		if m, ok := x.Fun.(*ast.Member); ok && m.Name == "isValid" && len(x.Args) == 0 {
+			return c.keyName(m.X) + ".$valid$"
+		}
+	}
+	return ExprString(x)
+}
+
 func ExprString(x ast.Expr) string {
 	switch x := x.(type) {
 	case *ast.Ident:

@@ -133,6 +133,11 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		pt := &p4configv1.Table{Preamble: preamble(s), Size: int64(t.Size)}
 		for i, k := range t.Keys {
 			mf := &p4configv1.MatchField{Id: uint32(i + 1), Name: k.Name, Bitwidth: int32(k.Width), Annotations: annotationStrings(k.Annos)}
+			if en, ok := k.Type.(*check.Enum); ok && en.Base != nil {
+				// p4c lists a serializable enum used as a key in type_info
+				// (the match field itself carries no type_name)
+				types.spec(en)
+			}
 			switch k.MatchKind {
 			case "exact":
 				mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}
@@ -268,7 +273,7 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		s := vsSyms[v]
 		ids.ValueSets[v] = s.id
 		pv := &p4configv1.ValueSet{Preamble: preamble(s), Size: int32(v.Size)}
-		pv.Match = append(pv.Match, &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}})
+		pv.Match = append(pv.Match, valueSetMatch(v))
 		info.ValueSets = append(info.ValueSets, pv)
 	}
 	for _, r := range p.Registers {
@@ -319,4 +324,22 @@ func annotationStrings(as ast.Annotations) []string {
 // arguments of initial_default_action at full width, not canonically.
 func paddedBytes(v *big.Int, width int) []byte {
 	return v.FillBytes(make([]byte, (width+7)/8))
+}
+
+// valueSetMatch describes what a value_set member matches, as p4c does: for
+// value_set<bit<W>> one unnamed exact field of W bits, for a struct with one
+// field that field, by name (members may still be written as ternary). A
+// struct of several fields keeps p4switch's single ternary field over the
+// whole value, named after the value set, because members are written as
+// one value (p4c would list one field per struct field).
+func valueSetMatch(v *interp.ValueSet) *p4configv1.MatchField {
+	exact := &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}
+	if _, ok := check.Underlying(v.Layout.Type).(*check.Bits); ok {
+		return &p4configv1.MatchField{Id: 1, Bitwidth: int32(v.Layout.Width), Match: exact}
+	}
+	if v.Layout.Kind == interp.KStruct && len(v.Layout.Fields) == 1 {
+		f := v.Layout.Fields[0]
+		return &p4configv1.MatchField{Id: 1, Name: f.Name, Bitwidth: int32(f.Layout.Width), Match: exact}
+	}
+	return &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}
 }

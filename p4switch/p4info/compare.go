@@ -140,14 +140,19 @@ func diffMap(path string, fd protoreflect.FieldDescriptor, want, got protoreflec
 func forVintage(want, got *p4configv1.P4Info) (*p4configv1.P4Info, *p4configv1.P4Info) {
 	want = proto.Clone(want).(*p4configv1.P4Info)
 	got = proto.Clone(got).(*p4configv1.P4Info)
-	hasInitial := false
+	// Some versions in between wrote has_initial_entries but not yet
+	// initial_default_action: then has_initial_entries is compared.
+	hasInitial, hasEntries := false, false
 	for _, t := range want.GetTables() {
 		hasInitial = hasInitial || t.GetInitialDefaultAction() != nil
+		hasEntries = hasEntries || t.GetHasInitialEntries()
 	}
 	if !hasInitial {
 		for _, t := range got.GetTables() {
 			t.InitialDefaultAction = nil
-			t.HasInitialEntries = false
+			if !hasEntries {
+				t.HasInitialEntries = false
+			}
 		}
 	}
 	for _, info := range []*p4configv1.P4Info{want, got} {

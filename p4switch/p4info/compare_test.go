@@ -67,3 +67,43 @@ func TestParseTextRejectsGarbage(t *testing.T) {
 		t.Fatal("expected an error for an unknown field")
 	}
 }
+
+// TestDiffHasInitialEntriesVintages: outputs without initial_default_action
+// may still carry has_initial_entries (it came first); then it is compared.
+func TestDiffHasInitialEntriesVintages(t *testing.T) {
+	table := func(extra string) string {
+		return `pkg_info { arch: "v1model" }
+tables { preamble { id: 1 name: "c.t" alias: "t" } action_refs { id: 7 } ` + extra + ` size: 1024 is_const_table: true }
+actions { preamble { id: 7 name: "c.a" alias: "a" } }
+`
+	}
+	got, err := ParseText(table("initial_default_action { action_id: 7 } has_initial_entries: true"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noEntries, err := ParseText(table("initial_default_action { action_id: 7 }"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, want, diff string
+	}{
+		{"oldest: neither field", table(""), ""},
+		{"has_initial_entries before initial_default_action", table("has_initial_entries: true"), ""},
+		{"current", table("initial_default_action { action_id: 7 } has_initial_entries: true"), ""},
+	}
+	for _, tc := range cases {
+		want, err := ParseText(tc.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := strings.Join(Diff(want, got), "|"); d != tc.diff {
+			t.Errorf("%s: diff = %q, want %q", tc.name, d, tc.diff)
+		}
+	}
+	// a program without initial entries differs from an output that has them
+	want, _ := ParseText(table("has_initial_entries: true"))
+	if d := strings.Join(Diff(want, noEntries), "|"); d != "tables[c.t].has_initial_entries: want true, got false" {
+		t.Errorf("missing initial entries: diff = %q", d)
+	}
+}

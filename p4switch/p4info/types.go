@@ -60,9 +60,10 @@ func (t *typeInfo) spec(ty check.Type) *p4configv1.P4DataTypeSpec {
 				t.info.SerializableEnums = map[string]*p4configv1.P4SerializableEnumTypeSpec{}
 			}
 			if _, ok := t.info.SerializableEnums[u.Name]; !ok {
+				// member values are written at the full width, as by p4c
 				se := &p4configv1.P4SerializableEnumTypeSpec{UnderlyingType: &p4configv1.P4BitTypeSpec{Bitwidth: int32(u.Base.W)}}
 				for i, m := range u.Members {
-					se.Members = append(se.Members, &p4configv1.P4SerializableEnumTypeSpec_Member{Name: m, Value: Bytes(new(big.Int).SetUint64(u.Values[i]), u.Base.W)})
+					se.Members = append(se.Members, &p4configv1.P4SerializableEnumTypeSpec_Member{Name: m, Value: paddedBytes(new(big.Int).SetUint64(u.Values[i]), u.Base.W)})
 				}
 				t.info.SerializableEnums[u.Name] = se
 			}
