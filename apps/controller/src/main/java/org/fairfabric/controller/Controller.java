@@ -103,12 +103,12 @@ public final class Controller implements AutoCloseable {
                     : new LinkProber(new PacketIo(pipeline.p4info), programmer::probeTargets, programmer::agents);
             ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
                     ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
-            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet) -> {
+            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet, received) -> {
                 if (arp != null) {
                     arp.onPacketIn(device, packet);
                 }
                 if (feedback != null) {
-                    feedback.onPacketIn(device, packet);
+                    feedback.onPacketIn(device, packet, received);
                 }
             }, (cfg, fleet) -> {
                 current.set(cfg);
