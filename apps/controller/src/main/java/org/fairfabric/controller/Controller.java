@@ -193,7 +193,7 @@ public final class Controller implements AutoCloseable {
     }
 
     /** Devices start unavailable until their P4Runtime session is up; links start up. */
-    static void resetTopology(NetworkView network, NetworkConfig cfg) {
+    public static void resetTopology(NetworkView network, NetworkConfig cfg) {
         List<DeviceDto> devices = new ArrayList<>();
         cfg.devices.values().forEach(d -> devices.add(new DeviceDto(d.id, d.role, d.address.toString(), false)));
         List<LinkDto> links = new ArrayList<>();

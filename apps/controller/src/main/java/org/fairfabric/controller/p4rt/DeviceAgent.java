@@ -54,6 +54,11 @@ public final class DeviceAgent implements AutoCloseable {
     private final int maxBatch;
     private final ScheduledExecutorService queue;
     private final IntendedState intended = new IntendedState();
+    /**
+     * The keys of the entities the last converge wanted, by identity: callers that hand the same
+     * entity objects again (everything but what changed) do not pay for their keys again.
+     */
+    private java.util.IdentityHashMap<Entity, ByteString> wantedKeys = new java.util.IdentityHashMap<>();
     private volatile P4RuntimeSession session;
     private long generation;
     private long backoffMs = MIN_BACKOFF_MS;
@@ -136,7 +141,14 @@ public final class DeviceAgent implements AutoCloseable {
     public CompletableFuture<WriteResult> converge(java.util.function.Supplier<? extends java.util.Collection<Entity>> desired) {
         return onQueue(() -> {
             long started = System.nanoTime();
-            return doWrite(started, Reconciler.converge(List.copyOf(desired.get()), intended.entities()));
+            List<Entity> want = List.copyOf(desired.get());
+            java.util.IdentityHashMap<Entity, ByteString> keys = new java.util.IdentityHashMap<>(want.size() * 2);
+            List<Update> delta = Reconciler.converge(want, intended.byKey(), e -> keys.computeIfAbsent(e, k -> {
+                ByteString known = wantedKeys.get(k);
+                return known != null ? known : EntityKey.of(k);
+            }));
+            wantedKeys = keys;
+            return doWrite(started, delta);
         });
     }
 

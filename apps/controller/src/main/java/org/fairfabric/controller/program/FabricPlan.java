@@ -96,6 +96,15 @@ public final class FabricPlan {
         return device(topo, topo.device(deviceId), routerMac, groups, new PathEnumerator(topo).pinnedUpPorts(deviceId));
     }
 
+    /**
+     * The upward routing-group entities of one switch (members, groups, their entries, queue
+     * sensing): {@link #entitiesOf} with {@code groups} is {@link #entitiesOf} with null groups
+     * followed by these, so a routing-group change recomputes only them.
+     */
+    public List<Entity> upwardEntitiesOf(Topology topo, String deviceId, Map<Metric, List<SortedSet<Integer>>> groups) {
+        return upward(topo, topo.device(deviceId), groups);
+    }
+
     private List<Entity> device(Topology topo, Device d, Function<String, String> routerMac,
                                 Map<Metric, List<SortedSet<Integer>>> groups, Map<Integer, Integer> pinned) {
         String me = routerMac.apply(d.id());

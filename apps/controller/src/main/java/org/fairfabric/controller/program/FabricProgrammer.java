@@ -58,6 +58,8 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private final P4teLoopStages stages = new P4teLoopStages();
     private final LatencyRecorder handling = new LatencyRecorder();
     private final Map<String, List<Entity>> latest = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each switch's entities other than the upward routing groups, for the current topology (programming thread). */
+    private final Map<String, List<Entity>> baseEntities = new java.util.HashMap<>();
     private final Map<String, CompletableFuture<WriteResult>> pending = new java.util.concurrent.ConcurrentHashMap<>();
     /** Metric events not yet taken by the programming thread, and whether a task to take them is queued. */
     private final java.util.concurrent.ConcurrentLinkedQueue<ReceivedEvent> inbox = new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -97,6 +99,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         fleet = newFleet;
         cfg = newCfg;
         topo = CoreTopology.build(newCfg, tenantHosts.get());
+        baseEntities.clear();
         Map<Metric, Integer> levels = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
             levels.put(m, GROUP_LEVELS);
@@ -129,6 +132,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
                 return;
             }
             topo = CoreTopology.build(cfg, tenantHosts.get());
+            baseEntities.clear();
             programAll();
         });
     }
@@ -177,7 +181,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         Map<String, CompletableFuture<WriteResult>> writes = new java.util.HashMap<>();
         Map<String, Long> enqueued = new java.util.HashMap<>();
         for (String d : changed) {
-            writes.put(d, program(d, plan.entitiesOf(topo, d, this::routerMac, groups.membership(d))));
+            writes.put(d, program(d, groupsChanged(d)));
             enqueued.put(d, System.nanoTime());
         }
         if (!changed.isEmpty()) {
@@ -272,7 +276,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
             return;
         }
         for (String d : devices) {
-            program(d, plan.entitiesOf(topo, d, this::routerMac, groups.membership(d)));
+            program(d, groupsChanged(d));
         }
         publishGroups(devices);
     }
@@ -303,6 +307,14 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private Map<String, List<Entity>> entities() {
         return plan.entities(topo, this::routerMac,
                 d -> groups.devices().contains(d) ? groups.membership(d) : null);
+    }
+
+    /** A switch's entities after a change of its routing groups: only the upward part is computed again. */
+    private List<Entity> groupsChanged(String deviceId) {
+        List<Entity> base = baseEntities.computeIfAbsent(deviceId, d -> plan.entitiesOf(topo, d, this::routerMac, null));
+        List<Entity> all = new ArrayList<>(base);
+        all.addAll(plan.upwardEntitiesOf(topo, deviceId, groups.membership(deviceId)));
+        return all;
     }
 
     private void programAll() {

@@ -64,6 +64,11 @@ public final class P4teLoopStages {
         stages.get(Stage.TOTAL).record(at[at.length - 1] - received);
     }
 
+    /** Forgets everything recorded so far (a benchmark's warm-up). */
+    public void clear() {
+        stages.values().forEach(LatencyRecorder::clear);
+    }
+
     public LatencyRecorder stage(Stage s) {
         return stages.get(s);
     }
