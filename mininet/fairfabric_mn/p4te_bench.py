@@ -64,6 +64,17 @@ def stage_lines(path, marker):
     return out
 
 
+def all_events(ctl):
+    """Every event of the controller's log, page by page."""
+    out, after = [], 0
+    while True:
+        page = ctl.get("/events?after=%d&limit=1000" % after)
+        if not page:
+            return out
+        out += page
+        after = page[-1]["seq"]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--seconds", type=int, default=10, help="duration of the bursts (1..120)")
@@ -93,7 +104,7 @@ def main(argv=None):
         bursts = src.cmd("/usr/bin/python3 %s %s %d" % (script, dst.IP(), args.seconds)).strip()
         load_after = open("/proc/loadavg").read().split()[:3]
         time.sleep(0.5)  # writes in flight
-        moves = [e for e in ctl.get("/events?limit=10000") if e["type"] == "routing-group.moved"]
+        moves = [e for e in all_events(ctl) if e["type"] == "routing-group.moved"]
         ctl.stop()
         totals = stage_lines(ctl.log_path, TOTAL)
         if not totals:
