@@ -12,6 +12,10 @@ import (
 	"google.golang.org/grpc/status"
 )
 
+// latePacketIn is how long a packet-in may take from the server to the
+// stream before it is logged (the P4TE loop's whole budget is 5 ms).
+const latePacketIn = 100 * time.Millisecond
+
 // sendQueue is how many messages may wait for a slow client before
 // packet-ins and digests to it are dropped.
 const sendQueue = 4096
@@ -116,7 +120,11 @@ func (s *Server) StreamChannel(stream p4v1.P4Runtime_StreamChannelServer) error 
 					return
 				}
 				if o.pin != nil {
-					s.Latencies.PacketInSent.Record(time.Since(o.pin.taken))
+					late := time.Since(o.pin.taken)
+					s.Latencies.PacketInSent.Record(late)
+					if late > latePacketIn {
+						s.log.Warn("packet-in sent late", "after", late)
+					}
 				}
 			case <-c.done:
 				return
