@@ -3,6 +3,7 @@
 #   ./fairfabric bench p4te [SECONDS] [--prefix P]   leaf-spine in Mininet, SECONDS (default 5) of on/off UDP bursts
 #   ./fairfabric bench p4te --local [SAMPLES]         the controller in one JVM against one p4switch (leaf1), no Mininet
 # Both print the loop's p50/p99 and where the time goes; docs/controller.md defines what is measured.
+# The local run's JVM runs C1 only, as the controller does (FF_P4TE_JAVA_OPTS replaces that).
 
 if [ -z "${FF_ROOT:-}" ]; then  # run directly rather than by ./fairfabric bench
     set -euo pipefail
@@ -49,7 +50,7 @@ ff_p4te_local() {
     done
     local cp
     cp="$FF_ROOT/apps/controller/target/classes:$(cat "$FF_ROOT/apps/controller/target/runtime-classpath.txt")"
-    (cd "$FF_ROOT" && java ${FF_P4TE_JAVA_OPTS:-} -cp "$cp" org.fairfabric.controller.bench.P4teLoopBench bin/p4switch \
+    (cd "$FF_ROOT" && java ${FF_P4TE_JAVA_OPTS:--XX:TieredStopAtLevel=1} -cp "$cp" org.fairfabric.controller.bench.P4teLoopBench bin/p4switch \
         "$(IFS=,; echo "${ifs[*]}")" "$ns" "$samples")
 }
 
