@@ -5,7 +5,8 @@ Starts the fabric (k=4 fat-tree: 20 p4switch instances and 16 hosts, or with
 --topo leafspine P4TE's 4x4 leaf-spine), writes its network configuration,
 starts the controller on it (events to Kafka when a broker is given), waits
 until every switch is connected and programmed, provisions two tenants with
-eight hosts each over REST, shows all-pairs reachability and where to look,
+eight hosts each over REST, shows all-pairs reachability, declares one session
+per tenant and shows the allocation loop's rates for them, shows where to look,
 and cleans everything up on exit or Ctrl-C. Node prefix: fd.
 """
 
@@ -45,6 +46,33 @@ def provision(ctl, net, topo):
             if status != 201:
                 raise RuntimeError("adding host %s to %s: %s %s" % (h.name, tid, status, body))
         say("tenant %s (weight %s): %s" % (tid, weight, " ".join(h.name for h in hosts[n * half:(n + 1) * half])))
+
+
+def declare_sessions(ctl, net, topo, timeout=15):
+    """One session per tenant (first host to last host of its half), then the allocation loop's
+    rates for them (GET /allocations); returns the allocations."""
+    hosts = sorted(net.hosts, key=lambda h: int(h.name[len(topo.prefix) + 1:]))
+    half = len(hosts) // 2
+    pairs = [(hosts[0].name, hosts[half - 1].name), (hosts[half].name, hosts[-1].name)]
+    ids = []
+    for src, dst in pairs:
+        status, body = ctl.send("POST", "/sessions", {"srcHost": src, "dstHost": dst})
+        if status != 201:
+            raise RuntimeError("declaring session %s -> %s: %s %s" % (src, dst, status, body))
+        ids.append(body["id"])
+    deadline = time.time() + timeout
+    while True:
+        alloc = [a for a in ctl.get("/allocations") if a["sessionId"] in ids]
+        if len(alloc) == len(ids):
+            break
+        if time.time() > deadline:
+            raise RuntimeError("no allocation for the sessions within %d s; controller log %s" % (timeout, ctl.log_path))
+        time.sleep(0.2)
+    for (src, dst), a in zip(pairs, sorted(alloc, key=lambda a: ids.index(a["sessionId"]))):
+        say("session %s %s -> %s (%s): %.1f Mbit/s over paths %s" % (
+            a["sessionId"], src, dst, a["tenantId"], a["totalBps"] / 1e6,
+            ", ".join("%d: %.1f" % (p["pathId"], p["rateBps"] / 1e6) for p in a["paths"])))
+    return alloc
 
 
 def all_pairs_clean(net):
@@ -90,6 +118,7 @@ def main(argv=None):
             if time.time() > deadline:
                 raise RuntimeError("no all-pairs reachability within 120 s; controller log %s" % ctl.log_path)
         say("all-pairs reachability %.1f s after the demo started" % (time.time() - t0))
+        declare_sessions(ctl, net, topo)
         loss = net.pingAll(timeout=2)
         say("all-pairs ping: %.0f%% loss" % loss)
         groups = ctl.get("/routing-groups")
@@ -100,9 +129,11 @@ def main(argv=None):
         say("  REST API      %s  (GET /tenants, /topology, /routing-groups, /events; token in %s)"
             % (ctl.url, ctl.token_file))
         say("  OpenAPI       %s/openapi.yaml" % ctl.url)
+        say("  allocations   %s/allocations (the allocation loop's rates per session and path; "
+            "POST /sessions to add more)" % ctl.url)
         if args.kafka:
             say("  Kafka         %s topics ff.ctl.tenants.v1 ff.ctl.routing-groups.v1 ff.ctl.topology.v1 "
-                "ff.ctl.sessions.v1 ff.ctl.allocations.v1" % args.kafka)
+                "ff.ctl.sessions.v1 ff.ctl.allocations.v1 ff.ctl.rates.v1" % args.kafka)
         else:
             say("  Kafka         no broker given: events only at %s/events" % ctl.url)
         say("  network config %s, controller log %s, switch logs /tmp/p4switch-fd*.log" % (cfg, ctl.log_path))

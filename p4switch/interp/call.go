@@ -53,7 +53,12 @@ func (c *compiler) bindArgs(e *env, args []ast.Arg, params []*ast.Param, offs []
 			copies = append(copies, func(st *State) { copy(st.S[off:off+n], st.S[tmp:tmp+n]) })
 		}
 		if (p.Dir == "out" || p.Dir == "inout") && a != nil && !dontCare {
-			outs = append(outs, c.assign(c.lvalue(e, a), c.load(&lval{l: l, static: true, off: off, hv: -1})))
+			// the argument's location is fixed at the call, not at copy-out
+			fix, lv := c.pin(c.lvalue(e, a))
+			if fix != nil {
+				evals = append(evals, fix)
+			}
+			outs = append(outs, c.assign(lv, c.load(&lval{l: l, static: true, off: off, hv: -1})))
 		}
 	}
 	in = func(st *State) {

@@ -42,10 +42,17 @@ type env struct {
 	consts map[ast.Node]*big.Int
 	objs   map[ast.Node]any
 	acts   map[*ast.ActionDecl]*Action
+	// inAction is set inside action bodies: an action called only from
+	// other actions is inlined by p4c and not visible to the control plane
+	inAction bool
 }
 
 func newEnv(parent *env, prefix string) *env {
-	return &env{parent: parent, prefix: prefix, vars: map[ast.Node]int{}, consts: map[ast.Node]*big.Int{}, objs: map[ast.Node]any{}, acts: map[*ast.ActionDecl]*Action{}}
+	e := &env{parent: parent, prefix: prefix, vars: map[ast.Node]int{}, consts: map[ast.Node]*big.Int{}, objs: map[ast.Node]any{}, acts: map[*ast.ActionDecl]*Action{}}
+	if parent != nil {
+		e.inAction = parent.inAction
+	}
+	return e
 }
 
 func (e *env) slot(d ast.Node) (int, bool) {
@@ -236,6 +243,7 @@ type blockRef struct {
 	name  string // control-plane name of the instance
 	args  []ast.Arg
 	annos ast.Annotations
+	site  *env // where the instance is declared: resolves instance names passed as constructor arguments (nil: top level)
 }
 
 func (c *compiler) blockArg(e ast.Expr) *blockRef {
@@ -306,6 +314,10 @@ func (c *compiler) blockEnv(b *blockRef, ps, ctor []*ast.Param, fixed []int) *en
 		}
 		e.vars[p] = c.alloc(c.layoutOf(c.info.DeclTypes[p]).Size)
 	}
+	site := b.site
+	if site == nil {
+		site = c.topEnv
+	}
 	// constructor parameters: bind constant arguments
 	for i, p := range ctor {
 		var a ast.Expr
@@ -326,13 +338,15 @@ func (c *compiler) blockEnv(b *blockRef, ps, ctor []*ast.Param, fixed []int) *en
 		}
 		// extern or block instance passed as constructor argument
 		if call, ok := a.(*ast.Call); ok {
-			e.objs[p] = c.anonInstance(c.topEnv, call, b.name+"."+p.Name)
+			e.objs[p] = c.anonInstance(site, call, b.name+"."+p.Name)
 			continue
 		}
 		if id, ok := a.(*ast.Ident); ok {
 			if o := c.info.Uses[id]; o != nil {
-				e.objs[p] = c.topEnv.obj(o.Decl)
-				continue
+				if obj := site.obj(o.Decl); obj != nil {
+					e.objs[p] = obj
+					continue
+				}
 			}
 		}
 		c.fail(a.Position(), "unsupported constructor argument")
@@ -421,12 +435,14 @@ func (c *compiler) action(e *env, d *ast.ActionDecl) *Action {
 		owner = owner.parent
 	}
 	if a, ok := owner.acts[d]; ok {
+		a.ControlPlane = a.ControlPlane || !e.inAction
 		return a
 	}
 	prefix := owner.prefix
-	a := &Action{Name: cpName(d.Annos, d.Name, prefix), Annos: d.Annos, Decl: d}
+	a := &Action{Name: cpName(d.Annos, d.Name, prefix), Annos: d.Annos, Decl: d, ControlPlane: !e.inAction}
 	owner.acts[d] = a
 	ae := newEnv(owner, owner.prefix)
+	ae.inAction = true
 	for _, p := range d.Params {
 		l := c.layoutOf(c.info.DeclTypes[p])
 		off := c.alloc(l.Size)

@@ -44,7 +44,7 @@ func (c *compiler) anonInstance(e *env, call *ast.Call, name string) any {
 func (c *compiler) newObject(e *env, t check.Type, args []ast.Arg, name string, annos ast.Annotations) any {
 	switch u := t.(type) {
 	case *check.Block:
-		ref := &blockRef{decl: u.Decl, name: name, args: args, annos: annos}
+		ref := &blockRef{decl: u.Decl, name: name, args: args, annos: annos, site: e}
 		var params []*ast.Param
 		switch d := u.Decl.(type) {
 		case *ast.ParserDecl:

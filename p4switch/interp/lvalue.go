@@ -135,6 +135,7 @@ func (c *compiler) assign(lv *lval, v val) func(*State) {
 	if lv.slice != nil {
 		return c.assignSlice(lv, v)
 	}
+	v = c.widenSigned(v, l)
 	switch {
 	case l.Kind == KScalar && l.Words == 1:
 		u, m := c.scalarU(v, l), mask(l.Width)
@@ -219,4 +220,14 @@ func (c *compiler) assignSlice(lv *lval, v val) func(*State) {
 		r := new(big.Int).AndNot(bb(st), m)
 		return r.Or(r, new(big.Int).And(new(big.Int).Lsh(modBig(vb(st), w), lo), m))
 	}})
+}
+
+// widenSigned sign-extends a narrower int<W> stored into a wider int<W'>:
+// the checker accepts such widening implicitly (as p4c does), and the value
+// must be kept, not its bit pattern.
+func (c *compiler) widenSigned(v val, l *Layout) val {
+	if v.l == nil || v.l.Kind != KScalar || !v.l.Signed || l.Kind != KScalar || !l.Signed || v.l.Width >= l.Width {
+		return v
+	}
+	return c.cast(nil, v, &check.Bits{W: l.Width, Signed: true})
 }

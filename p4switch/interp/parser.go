@@ -256,12 +256,22 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 	target := call.Args[0].Value
 	var stackBase *lval
 	var lv *lval
-	if m, ok := target.(*ast.Member); ok && m.Name == "next" {
-		if _, isStack := check.Underlying(c.typeOf(m.X)).(*check.Stack); isStack {
-			stackBase = c.lvalue(e, m.X)
+	if next := stackNext(target); next != nil {
+		if _, isStack := check.Underlying(c.typeOf(next.X)).(*check.Stack); isStack {
+			stackBase = c.lvalue(e, next.X)
 		}
 	}
-	lv = c.lvalue(e, target)
+	if _, dc := target.(*ast.DontCare); dc {
+		// extract<T>(_): parse a T and throw it away
+		t := c.info.Calls[call].TypeArgs["T"]
+		if t == nil {
+			c.fail(call.Pos, "extract into _ needs a type argument")
+		}
+		tl := c.layoutOf(t)
+		lv = &lval{l: tl, static: true, off: c.alloc(tl.Size), hv: -1}
+	} else {
+		lv = c.lvalue(e, target)
+	}
 	l := lv.l
 	if l.Kind != KHeader {
 		c.fail(call.Pos, "extract needs a header")
@@ -274,10 +284,13 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 	tooShort := c.errorCode("PacketTooShort")
 	oob := c.errorCode("StackOutOfBounds")
 	invalidArg := c.errorCode("ParserInvalidArgument")
-	fixed := 0
+	headerTooShort := c.errorCode("HeaderTooShort")
+	fixed, maxVarbit := 0, 0
 	for _, f := range l.Fields {
 		if f.Layout.Kind != KVarbit {
 			fixed += check.Width(f.Layout.Type)
+		} else {
+			maxVarbit = f.Layout.Width
 		}
 	}
 	fields := l.Fields
@@ -297,7 +310,18 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 		size := fixed
 		var vb int
 		if varbits != nil {
-			vb = int(varbits(st))
+			// checked in BMv2's order: a size that is not whole bytes, then
+			// more bits than the varbit field holds, then the packet length
+			bits := varbits(st)
+			if bits%8 != 0 {
+				st.parserErr = invalidArg
+				return
+			}
+			if bits > uint64(maxVarbit) {
+				st.parserErr = headerTooShort
+				return
+			}
+			vb = int(bits)
 			size += vb
 		}
 		if st.Off+size > len(st.Pkt)*8 {
@@ -310,10 +334,6 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 			dst := a + f.Off
 			switch {
 			case fl.Kind == KVarbit:
-				if vb > fl.Width {
-					st.parserErr = invalidArg
-					return
-				}
 				st.S[dst] = uint64(vb)
 				ws := st.S[dst+1 : dst+1+fl.Words]
 				clear(ws)
@@ -343,6 +363,22 @@ func (c *compiler) extractFn(e *env, call *ast.Call) func(*State) {
 			st.S[stackBase.address(st)]++
 		}
 	}
+}
+
+// stackNext returns the "s.next" of an extract target "s.next" or, for a
+// stack of header unions, "s.next.member"; both advance s's next index.
+func stackNext(target ast.Expr) *ast.Member {
+	m, ok := target.(*ast.Member)
+	if !ok {
+		return nil
+	}
+	if m.Name == "next" {
+		return m
+	}
+	if inner, ok := m.X.(*ast.Member); ok && inner.Name == "next" {
+		return inner
+	}
+	return nil
 }
 
 // lookaheadVal compiles packet.lookahead<T>().

@@ -55,6 +55,9 @@ type Action struct {
 	Annos  ast.Annotations
 	Decl   *ast.ActionDecl
 	Params []*ActionParam
+	// ControlPlane is set when a table or a control or parser refers to
+	// the action; actions only called from other actions are not in P4Info.
+	ControlPlane bool
 	// Run executes the body with parameter values already stored in the param slots.
 	Run func(*State) int
 }

@@ -95,9 +95,13 @@ func (c *compiler) stmt(e *env, s ast.Stmt) stmtFn {
 		}
 		if hasCall(s.RHS) {
 			// an exit inside the right-hand side aborts the assignment
+			fix, pinned := c.pin(lv)
 			tmp := &lval{l: lv.l, static: true, off: c.alloc(lv.l.Size), hv: -1}
-			eval, store := c.assign(tmp, v), c.assign(lv, c.load(tmp))
+			eval, store := c.assign(tmp, v), c.assign(pinned, c.load(tmp))
 			return func(st *State) int {
+				if fix != nil {
+					fix(st)
+				}
 				eval(st)
 				if st.exit {
 					return exited
@@ -220,7 +224,7 @@ func (c *compiler) switchStmt(e *env, s *ast.Switch) stmtFn {
 	}
 	x := c.expr(e, s.X)
 	if x.u == nil {
-		c.fail(s.Pos, "switch on values wider than 64 bits is not supported")
+		return c.wideSwitch(x, xt, s, bodies, dflt)
 	}
 	xu := x.u
 	cases := map[uint64]stmtFn{}
@@ -239,6 +243,35 @@ func (c *compiler) switchStmt(e *env, s *ast.Switch) stmtFn {
 	}
 	return func(st *State) int {
 		k := xu(st)
+		if st.exit {
+			return exited
+		}
+		if b, ok := cases[k]; ok {
+			return b(st)
+		}
+		return dflt(st)
+	}
+}
+
+// wideSwitch is switch on a value wider than 64 bits: cases are looked up by
+// the value's hexadecimal digits.
+func (c *compiler) wideSwitch(x val, xt check.Type, s *ast.Switch, bodies []stmtFn, dflt stmtFn) stmtFn {
+	xb := x.toBig()
+	cases := map[string]stmtFn{}
+	for i, cs := range s.Cases {
+		for _, l := range cs.Labels {
+			if _, ok := l.(*ast.Default); ok {
+				dflt = bodies[i]
+				continue
+			}
+			k := c.constVal(xt, c.info.Consts[l]).toBig()(nil).Text(16)
+			if _, dup := cases[k]; !dup {
+				cases[k] = bodies[i]
+			}
+		}
+	}
+	return func(st *State) int {
+		k := xb(st).Text(16)
 		if st.exit {
 			return exited
 		}

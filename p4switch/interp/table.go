@@ -2,8 +2,11 @@ package interp
 
 import (
 	"encoding/binary"
+	"math/big"
 	"sort"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/fairfabric/fairfabric/p4switch/p4/ast"
 )
@@ -102,8 +105,17 @@ type Entry struct {
 	Metadata            []byte
 	IdleTimeoutNs       int64
 	IsConst             bool
-	id                  string
+	// LastHit is when a packet last matched the entry (Monotonic), kept
+	// in tables that support idle timeouts.
+	LastHit atomic.Int64
+	id      string
 }
+
+// epoch is the origin of Monotonic.
+var epoch = time.Now()
+
+// Monotonic is the clock of Entry.LastHit, in nanoseconds.
+func Monotonic() int64 { return int64(time.Since(epoch)) }
 
 // Entries returns a snapshot of the entries in priority order.
 func (t *Table) Entries() []*Entry {
@@ -476,3 +488,6 @@ func PrefixMask(width, plen, nwords int) []uint64 {
 	}
 	return m
 }
+
+// Arg is the value of the i-th directionless argument.
+func (c *ActionCall) Arg(i int) *big.Int { return bigFromWords(c.Args[i]) }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -62,7 +63,14 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 		t.Default = c.constActionCall(e, t, ref)
 		t.ConstDefault = p.Const
 	} else {
-		t.Default = &ActionCall{Action: c.noAction(e)}
+		// as p4c's front end: a table without default_action gets
+		// "default_action = NoAction()", and NoAction joins its action
+		// list as @defaultonly when it is not there already
+		na := c.noAction(e)
+		t.Default = &ActionCall{Action: na}
+		if !slices.ContainsFunc(t.Actions, func(ta *TableAction) bool { return ta.Action == na }) {
+			t.Actions = append(t.Actions, &TableAction{Action: na, Annos: ast.Annotations{{Name: "defaultonly"}}, DefaultOnly: true})
+		}
 	}
 	t.InitDefault = t.Default
 	if p := c.prop(d, "size"); p != nil {
@@ -92,16 +100,13 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 	}
 	if p := c.prop(d, "entries"); p != nil {
 		t.ConstEntries = p.Const
+		prios := c.entryPriorities(d, p.Entries)
 		for i, en := range p.Entries {
-			ent := &Entry{IsConst: true}
+			ent := &Entry{IsConst: p.Const || en.Const, Priority: prios[i]}
 			for k, ks := range en.Keys {
 				if k < len(t.Keys) {
 					ent.Matches = append(ent.Matches, c.constMatch(t.Keys[k], ks))
 				}
-			}
-			ent.Priority = int32(len(p.Entries) - i)
-			if en.Priority != nil {
-				ent.Priority = int32(c.info.Consts[en.Priority].Int64())
 			}
 			ent.Call = c.constActionCall(e, t, en.Action)
 			if !t.Insert(ent) {
@@ -110,6 +115,73 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 		}
 	}
 	c.compileApply(e, t)
+}
+
+// entryPriorities gives the entries of a table's "entries" property their
+// priorities in P4Runtime's order (the largest wins):
+//   - with "priority = N:" on some entry, the P4 specification's rules: an
+//     entry without one gets the previous entry's priority plus
+//     priority_delta (default 1) when largest_priority_wins is false, minus
+//     it otherwise; a first entry without one gets 1 (smallest wins) or
+//     priority_delta times the number of entries (largest wins);
+//   - with "@priority(N)" after the action (older p4c syntax), BMv2's rule:
+//     the smallest N wins and an entry without one counts as its 1-based
+//     position;
+//   - otherwise the first entry wins.
+func (c *compiler) entryPriorities(d *ast.TableDecl, entries []*ast.Entry) []int32 {
+	n := len(entries)
+	prios := make([]int64, n)
+	smallestWins := false
+	switch {
+	case slices.ContainsFunc(entries, func(en *ast.Entry) bool { return en.Priority != nil }):
+		largest, delta := true, int64(1)
+		if p := c.prop(d, "largest_priority_wins"); p != nil {
+			if v, ok := c.info.Consts[p.Value]; ok {
+				largest = v.Sign() != 0
+			}
+		}
+		if p := c.prop(d, "priority_delta"); p != nil {
+			if v, ok := c.info.Consts[p.Value]; ok {
+				delta = v.Int64()
+			}
+		}
+		smallestWins = !largest
+		for i, en := range entries {
+			switch {
+			case en.Priority != nil:
+				prios[i] = c.info.Consts[en.Priority].Int64()
+			case i == 0 && largest:
+				prios[i] = delta * int64(n)
+			case i == 0:
+				prios[i] = 1
+			case largest:
+				prios[i] = prios[i-1] - delta
+			default:
+				prios[i] = prios[i-1] + delta
+			}
+		}
+	case slices.ContainsFunc(entries, func(en *ast.Entry) bool { return en.Annos.Has("priority") }):
+		smallestWins = true
+		for i, en := range entries {
+			prios[i] = int64(i + 1)
+			if v, ok := en.Annos.Int("priority"); ok {
+				prios[i] = v.Int64()
+			}
+		}
+	default:
+		for i := range entries {
+			prios[i] = int64(n - i)
+		}
+	}
+	out := make([]int32, n)
+	maxPrio := slices.Max(append([]int64{0}, prios...))
+	for i, p := range prios {
+		if smallestWins {
+			p = maxPrio + 1 - p
+		}
+		out[i] = int32(p)
+	}
+	return out
 }
 
 func (c *compiler) noAction(e *env) *Action {
@@ -258,6 +330,9 @@ func (c *compiler) compileApply(e *env, t *Table) {
 		if dc != nil {
 			en.Counter.Add(uint64(st.Length))
 		}
+		if t.SupportsIdle {
+			en.LastHit.Store(Monotonic())
+		}
 		if dm != nil {
 			st.meterColor = dm.executeCell(en.Meter, st, uint64(st.Length))
 		}
@@ -297,6 +372,9 @@ func ExprString(x ast.Expr) string {
 	case *ast.IntLit:
 		return x.Value.String()
 	case *ast.Call:
+		if m, ok := x.Fun.(*ast.Member); ok && m.Name == "isValid" && len(x.Args) == 0 {
+			return ExprString(m.X) + ".$valid$"
+		}
 		var args []string
 		for _, a := range x.Args {
 			args = append(args, ExprString(a.Value))

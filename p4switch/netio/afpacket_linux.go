@@ -5,8 +5,10 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -24,11 +26,19 @@ const packetIgnoreOutgoing = 23
 
 // AFPacket is a port on a Linux interface through an AF_PACKET socket in
 // promiscuous mode. Frames the host itself sends on the interface (including
-// the switch's own transmissions) are not delivered back.
+// the switch's own transmissions) are not delivered back. Frames are
+// received through a memory-mapped ring (no system call per batch) and sent
+// in batches with sendmmsg.
 type AFPacket struct {
 	name string
+	fd   int
 	file *os.File
 	conn syscall.RawConn
+
+	mu        sync.RWMutex // Close holds it to unmap the ring; readers share it
+	closed    bool
+	ring      *rxRing
+	errChecks time.Time // when SO_ERROR was last read (link state)
 
 	rxMsgs  []mmsghdr
 	rxIovs  []unix.Iovec
@@ -50,11 +60,17 @@ func OpenAFPacket(ifname string) (*AFPacket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("interface %s: %v", ifname, err)
 	}
-	fd, err := unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, int(htons(unix.ETH_P_ALL)))
+	// Protocol 0: the socket receives nothing until it is bound to the
+	// interface, so no frame of another interface slips in.
+	fd, err := unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("AF_PACKET socket for %s: %v", ifname, err)
 	}
+	var ring *rxRing
 	fail := func(what string, err error) (*AFPacket, error) {
+		if ring != nil {
+			ring.close()
+		}
 		unix.Close(fd)
 		return nil, fmt.Errorf("%s on %s: %v", what, ifname, err)
 	}
@@ -63,6 +79,9 @@ func OpenAFPacket(ifname string) (*AFPacket, error) {
 	if err := unix.SetsockoptInt(fd, unix.SOL_PACKET, packetIgnoreOutgoing, 1); err != nil {
 		return fail("PACKET_IGNORE_OUTGOING", err)
 	}
+	if ring, err = newRxRing(fd); err != nil {
+		return fail("receive ring", err)
+	}
 	if err := unix.Bind(fd, &unix.SockaddrLinklayer{Protocol: htons(unix.ETH_P_ALL), Ifindex: iface.Index}); err != nil {
 		return fail("bind", err)
 	}
@@ -70,8 +89,9 @@ func OpenAFPacket(ifname string) (*AFPacket, error) {
 	if err := unix.SetsockoptPacketMreq(fd, unix.SOL_PACKET, unix.PACKET_ADD_MEMBERSHIP, &mreq); err != nil {
 		return fail("promiscuous mode", err)
 	}
-	// Bigger socket buffers absorb bursts while the pipeline is busy; the
-	// FORCE variants need CAP_NET_ADMIN, so fall back quietly.
+	// Bigger socket buffers absorb bursts while the pipeline is busy (the
+	// receive buffer holds frames too big for a ring slot); the FORCE
+	// variants need CAP_NET_ADMIN, so fall back quietly.
 	if unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, 8<<20) != nil {
 		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUF, 8<<20)
 	}
@@ -88,11 +108,12 @@ func OpenAFPacket(ifname string) (*AFPacket, error) {
 	file := os.NewFile(uintptr(fd), "afpacket:"+ifname)
 	conn, err := file.SyscallConn()
 	if err != nil {
+		ring.close()
 		file.Close()
 		return nil, err
 	}
 	p := &AFPacket{
-		name: ifname, file: file, conn: conn,
+		name: ifname, fd: fd, file: file, conn: conn, ring: ring,
 		rxMsgs: make([]mmsghdr, Batch), rxIovs: make([]unix.Iovec, Batch),
 		rxNames: make([]unix.RawSockaddrLinklayer, Batch),
 		rxCtrl:  make([]byte, Batch*auxCtrlSpace),
@@ -121,20 +142,89 @@ func (p *AFPacket) ReadBatch(bufs [][]byte, lens []int) (int, error) {
 	}
 }
 
-// WaitReadable waits in the Go netpoller until a frame is waiting (peeked
-// at, not read).
+// WaitReadable waits in the Go netpoller until a frame is waiting in the
+// ring (or on the socket's queue).
 func (p *AFPacket) WaitReadable() error {
 	var b [1]byte
 	return p.conn.Read(func(fd uintptr) bool {
+		p.mu.RLock()
+		defer p.mu.RUnlock()
+		if p.closed || p.ring.ready() {
+			return true
+		}
 		_, _, errno := unix.Syscall6(unix.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1, unix.MSG_PEEK|unix.MSG_DONTWAIT|unix.MSG_TRUNC, 0, 0)
 		return errno != unix.EAGAIN
 	})
 }
 
 // TryReadBatch reads the frames waiting, up to len(bufs), without blocking.
-// It uses Control rather than Read so that it does not wait for the read
-// lock a concurrent WaitReadable holds.
+// It takes them from the ring and so needs no lock of the netpoller: it may
+// run while another goroutine waits in WaitReadable.
 func (p *AFPacket) TryReadBatch(bufs [][]byte, lens []int) (int, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.closed {
+		return 0, ErrClosed
+	}
+	want := min(len(bufs), Batch)
+	n := 0
+	for n < want {
+		f, ok := p.ring.next()
+		if !ok {
+			break
+		}
+		switch {
+		case f.outgoing || f.cut:
+		case f.copied:
+			k, err := p.readQueued(bufs[n:n+1], lens[n:n+1])
+			if err != nil {
+				return n, err
+			}
+			n += k
+		default:
+			buf := bufs[n][:cap(bufs[n])]
+			lens[n] = copy(buf[:len(buf)-vlanTagLen], f.data) // room to re-insert a tag
+			if f.vlan {
+				lens[n] = insertVLANTag(buf, lens[n], f.tpid, f.tci)
+			}
+			n++
+		}
+		p.ring.release()
+	}
+	if n == 0 {
+		return 0, p.checkLink()
+	}
+	return n, nil
+}
+
+// linkCheckInterval spaces out the reads of the socket's error on an idle
+// port (one system call each).
+const linkCheckInterval = time.Millisecond
+
+// checkLink reads (and so clears) the socket's pending error: ENETDOWN when
+// the interface went down, which is counted and not fatal (the socket
+// receives again once the link is back); any other error is returned.
+func (p *AFPacket) checkLink() error {
+	now := time.Now()
+	if now.Sub(p.errChecks) < linkCheckInterval {
+		return nil
+	}
+	p.errChecks = now
+	errno, err := unix.GetsockoptInt(p.fd, unix.SOL_SOCKET, unix.SO_ERROR)
+	switch {
+	case err != nil:
+		return fmt.Errorf("reading the socket error of %s: %v", p.name, err)
+	case errno == int(unix.ENETDOWN):
+		p.linkDowns.Add(1)
+	case errno != 0:
+		return fmt.Errorf("receiving on %s: %v", p.name, unix.Errno(errno))
+	}
+	return nil
+}
+
+// readQueued reads frames from the socket's receive queue (those too big
+// for a ring slot) with recvmmsg, without blocking.
+func (p *AFPacket) readQueued(bufs [][]byte, lens []int) (int, error) {
 	want := min(len(bufs), Batch)
 	for i := 0; i < want; i++ {
 		buf := bufs[i][:cap(bufs[i])]
@@ -160,8 +250,6 @@ func (p *AFPacket) TryReadBatch(bufs [][]byte, lens []int) (int, error) {
 				continue
 			case unix.EAGAIN:
 			case unix.ENETDOWN:
-				// The interface went down: the socket reports it once, and
-				// receives again when the link comes back up.
 				p.linkDowns.Add(1)
 			default:
 				serr = errno
@@ -282,4 +370,13 @@ func (p *AFPacket) WriteBatch(frames [][]byte) error {
 	return nil
 }
 
-func (p *AFPacket) Close() error { return p.file.Close() }
+// Close unmaps the ring (once no read is using it) and closes the socket.
+func (p *AFPacket) Close() error {
+	p.mu.Lock()
+	if !p.closed {
+		p.closed = true
+		p.ring.close()
+	}
+	p.mu.Unlock()
+	return p.file.Close()
+}

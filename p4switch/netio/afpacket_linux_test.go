@@ -285,3 +285,45 @@ func TestAFPacketSurvivesLinkDownAndUp(t *testing.T) {
 		t.Fatalf("after the link came back up: got %d frames", len(got))
 	}
 }
+
+// Frames too big for a receive-ring slot (jumbo frames) arrive whole and in
+// order among normal ones.
+func TestAFPacketJumboFrames(t *testing.T) {
+	a, b := vethPair(t)
+	for _, n := range []string{a, b} {
+		if out, err := exec.Command("ip", "link", "set", n, "mtu", "9000").CombinedOutput(); err != nil {
+			t.Fatalf("mtu: %v %s", err, out)
+		}
+	}
+	pa, err := OpenAFPacket(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pa.Close()
+	pb, err := OpenAFPacket(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pb.Close()
+	var frames [][]byte
+	for i := 0; i < 6; i++ {
+		f := frame(i)
+		if i%2 == 1 {
+			f = append(f, make([]byte, 8000)...)
+			f[len(f)-1] = byte(i)
+		}
+		frames = append(frames, f)
+	}
+	if err := pb.WriteBatch(frames); err != nil {
+		t.Fatal(err)
+	}
+	got := readFrames(t, pa, len(frames))
+	if len(got) != len(frames) {
+		t.Fatalf("received %d frames, want %d", len(got), len(frames))
+	}
+	for i := range frames {
+		if !bytes.Equal(got[i], frames[i]) {
+			t.Fatalf("frame %d: %d bytes, want %d", i, len(got[i]), len(frames[i]))
+		}
+	}
+}

@@ -1,5 +1,5 @@
 // Package netio moves frames between p4switch and network interfaces:
-// AF_PACKET sockets on Linux interfaces (batched with recvmmsg/sendmmsg) and
+// AF_PACKET sockets on Linux interfaces (a receive ring, batched sendmmsg) and
 // in-memory ports for tests.
 package netio
 

@@ -36,6 +36,14 @@ struct standard_metadata_t {
     bit<1> checksum_error;
     error parser_error;
     @alias("intrinsic_metadata.priority") bit<3> priority;
+    // Fields of older v1model versions that p4c's samples still use; p4switch
+    // keeps them as plain metadata without behaviour (BMv2 ignores them too).
+    bit<32> clone_spec;
+    bit<1> drop;
+    bit<16> recirculate_port;
+    bit<32> lf_field_list;
+    bit<32> resubmit_flag;
+    bit<32> recirculate_flag;
 }
 
 enum CounterType {

@@ -2,6 +2,7 @@ package p4info
 
 import (
 	"errors"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -55,6 +56,9 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		tabSyms[t] = st.add(pre(p4configv1.P4Ids_TABLE), t.Name, t.Annos)
 	}
 	for _, a := range p.Actions {
+		if !a.ControlPlane {
+			continue
+		}
 		actSyms[a] = st.add(pre(p4configv1.P4Ids_ACTION), a.Name, a.Annos)
 	}
 	vsSyms := map[*interp.ValueSet]*symbol{}
@@ -156,6 +160,10 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		}
 		if t.InitDefault != nil {
 			pt.InitialDefaultAction = &p4configv1.TableActionCall{ActionId: actSyms[t.InitDefault.Action].id}
+			for i, prm := range t.InitDefault.Action.Params {
+				pt.InitialDefaultAction.Arguments = append(pt.InitialDefaultAction.Arguments, &p4configv1.TableActionCall_Argument{
+					ParamId: uint32(i + 1), Value: paddedBytes(t.InitDefault.Arg(i), prm.Width)})
+			}
 			if t.ConstDefault {
 				pt.ConstDefaultActionId = actSyms[t.InitDefault.Action].id
 			}
@@ -172,14 +180,15 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		if t.SupportsIdle {
 			pt.IdleTimeoutBehavior = p4configv1.Table_NOTIFY_CONTROL
 		}
-		if t.ConstEntries {
-			pt.IsConstTable = true
-		} else if t.Len() > 0 {
-			pt.HasInitialEntries = true
-		}
+		// as p4c: a table with "entries" (const or not) has initial entries
+		pt.IsConstTable = t.ConstEntries
+		pt.HasInitialEntries = t.ConstEntries || t.Len() > 0
 		info.Tables = append(info.Tables, pt)
 	}
 	for _, a := range p.Actions {
+		if !a.ControlPlane {
+			continue
+		}
 		s := actSyms[a]
 		ids.Actions[a] = s.id
 		pa := &p4configv1.Action{Preamble: preamble(s)}
@@ -304,4 +313,10 @@ func annotationStrings(as ast.Annotations) []string {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return false })
 	return out
+}
+
+// paddedBytes is v in ceil(width/8) big-endian bytes: p4c writes the
+// arguments of initial_default_action at full width, not canonically.
+func paddedBytes(v *big.Int, width int) []byte {
+	return v.FillBytes(make([]byte, (width+7)/8))
 }

@@ -7,6 +7,7 @@ import (
 
 	p4configv1 "github.com/p4lang/p4runtime/go/p4/config/v1"
 
+	"github.com/fairfabric/fairfabric/p4switch/interp"
 	"github.com/fairfabric/fairfabric/p4switch/p4info"
 	"github.com/fairfabric/fairfabric/p4switch/v1model"
 )
@@ -138,4 +139,89 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConstEntriesAreInitialEntries: p4c marks a table with const entries
+// both is_const_table and has_initial_entries.
+func TestConstEntriesAreInitialEntries(t *testing.T) {
+	info := compile(t, "../testdata/tables.p4")
+	n := 0
+	for _, tb := range info.Tables {
+		if tb.IsConstTable {
+			n++
+			if !tb.HasInitialEntries {
+				t.Errorf("%s: const table without has_initial_entries", tb.Preamble.Name)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("tables.p4 has no const table")
+	}
+}
+
+// TestDefaults checks what p4c writes for default actions: arguments of
+// initial_default_action at full width, and a @defaultonly NoAction for a
+// table without default_action; and that actions called only from actions
+// are left out.
+func TestDefaults(t *testing.T) {
+	info := compile(t, "../testdata/compat.p4")
+	tables := map[string]*p4configv1.Table{}
+	for _, tb := range info.Tables {
+		tables[tb.Preamble.Alias] = tb
+	}
+	args := tables["with_args"].GetInitialDefaultAction().GetArguments()
+	if len(args) != 2 || string(args[0].Value) != "\x07" || string(args[1].Value) != "\x01\x02" || args[1].ParamId != 2 {
+		t.Errorf("with_args: arguments %v", args)
+	}
+	var noAction uint32
+	for _, a := range info.Actions {
+		switch a.Preamble.Name {
+		case "NoAction":
+			noAction = a.Preamble.Id
+		case "ig.widen":
+			t.Error("ig.widen is only called by another action and must not be in P4Info")
+		}
+	}
+	refs := tables["without_default"].GetActionRefs()
+	last := refs[len(refs)-1]
+	if noAction == 0 || last.Id != noAction || last.Scope != p4configv1.ActionRef_DEFAULT_ONLY || len(last.Annotations) != 1 || last.Annotations[0] != "@defaultonly" {
+		t.Errorf("without_default: action refs %v (NoAction id %d)", refs, noAction)
+	}
+	if mf := tables["without_default"].GetMatchFields(); len(mf) != 2 || mf[1].Name != "hdr.h.$valid$" || mf[1].Bitwidth != 1 {
+		t.Errorf("without_default: match fields %v", mf)
+	}
+	if d := tables["without_default"].GetInitialDefaultAction(); d.GetActionId() != noAction || tables["without_default"].ConstDefaultActionId != 0 {
+		t.Errorf("without_default: default %v", d)
+	}
+}
+
+// TestInitialEntries: "entries" with a per-entry const and explicit
+// priorities (P4 1.2.4); only the const entry is read-only, and
+// largest_priority_wins = false reverses the order of the priorities.
+func TestInitialEntries(t *testing.T) {
+	c, err := v1model.CompileFile("../testdata/compat.p4", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range c.Prog.Tables {
+		if tb.Name != "ig.prio_spec" {
+			continue
+		}
+		if tb.ConstEntries {
+			t.Error("prio_spec has non-const entries")
+		}
+		byArg := map[uint64]*interp.Entry{}
+		for _, en := range tb.Entries() {
+			byArg[en.Call.Args[0][0]] = en
+		}
+		if len(byArg) != 3 || !byArg[1].IsConst || byArg[2].IsConst || byArg[3].IsConst {
+			t.Fatalf("const flags wrong: %+v", byArg)
+		}
+		// priorities 30, 10, 20 with the smallest winning
+		if !(byArg[2].Priority > byArg[3].Priority && byArg[3].Priority > byArg[1].Priority) {
+			t.Errorf("priorities %d %d %d", byArg[1].Priority, byArg[2].Priority, byArg[3].Priority)
+		}
+		return
+	}
+	t.Fatal("no table ig.prio_spec")
 }

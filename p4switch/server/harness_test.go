@@ -82,6 +82,7 @@ func newHarness(t testing.TB, loader target.Loader) *harness {
 	t.Cleanup(func() {
 		conn.Close()
 		g.Stop()
+		h.srv.Close()
 		s.Stop()
 		for _, p := range h.hosts {
 			p.Close()

@@ -58,6 +58,10 @@ type Server struct {
 	arb     *arbiter
 	digests *digestEngine
 
+	idleOnce  sync.Once
+	closeOnce sync.Once
+	closed    chan struct{}
+
 	// PacketInDrops counts packet-ins that no primary client could take.
 	PacketInDrops atomic.Uint64
 	// Latencies are the switch's stages of the P4TE loop (packet-ins and
@@ -83,7 +87,7 @@ func New(opt Options) *Server {
 	if opt.MaxBatch == 0 {
 		opt.MaxBatch = DefaultMaxBatch
 	}
-	s := &Server{opt: opt, log: opt.Log}
+	s := &Server{opt: opt, log: opt.Log, closed: make(chan struct{})}
 	s.arb = newArbiter(opt.DeviceID)
 	s.digests = newDigestEngine(s.arb.sendToPrimaries)
 	opt.Switch.OnPacketIn(s.packetIn)

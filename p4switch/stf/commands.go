@@ -1,7 +1,6 @@
 package stf
 
 import (
-	"encoding/hex"
 	"fmt"
 	"math/big"
 	"sort"
@@ -20,9 +19,9 @@ func (r *runner) command(line string) error {
 		if err != nil {
 			return err
 		}
-		b, err := hex.DecodeString(strings.TrimSuffix(data, "$"))
+		b, err := packetBytes(strings.TrimSuffix(data, "$"))
 		if err != nil {
-			return fmt.Errorf("bad packet data: %v", err)
+			return err
 		}
 		r.ports[port] = true
 		r.send(port, b)

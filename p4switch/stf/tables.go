@@ -17,11 +17,12 @@ var arrayIndex = regexp.MustCompile(`\$([0-9]+)`)
 func matchField(t *p4configv1.Table, name string) (*p4configv1.MatchField, error) {
 	name = arrayIndex.ReplaceAllString(name, "[$1]")
 	cands := []string{name}
-	if strings.HasSuffix(name, ".$valid$") {
-		cands = append(cands, strings.TrimSuffix(name, ".$valid$")+".isValid()")
+	// p4c names an isValid() key "hdr.$valid$"
+	if strings.HasSuffix(name, ".isValid()") {
+		cands = append(cands, strings.TrimSuffix(name, ".isValid()")+".$valid$")
 	}
 	if strings.HasSuffix(name, ".valid") {
-		cands = append(cands, strings.TrimSuffix(name, ".valid")+".isValid()")
+		cands = append(cands, strings.TrimSuffix(name, ".valid")+".$valid$")
 	}
 	for _, c := range cands {
 		for _, mf := range t.MatchFields {

@@ -3,7 +3,10 @@
 //
 // A single pipeline goroutine reads the ports (non-blocking, in turn), runs
 // Ingress and Egress and owns the traffic manager, so the hot path takes no
-// locks and no goroutine hand-off on receive. When every port is empty it
+// locks and no goroutine hand-off on receive. Frames are read straight into
+// a reused slab whenever no packet waits in the traffic manager. After each
+// port's batch the packets the traffic manager releases go through egress
+// and to the writers at once, so that writing overlaps reading the next port. When every port is empty it
 // sleeps; one waiter goroutine per port wakes it when a frame arrives. One
 // goroutine writes each port (holding frames for the port's propagation
 // delay); frames reach it in batches through a channel.
@@ -30,6 +33,11 @@ type Config struct {
 	CPUPort uint32                   // 0 = none; packets to it go to OnPacketIn
 	Seed    uint64                   // random loss sequence
 	Log     *slog.Logger
+	// PollSpin is how long the pipeline goroutine keeps polling empty
+	// ports before it sleeps (0: it sleeps at once). A sleeping switch
+	// needs a wake-up per frame; polling a little longer saves it when
+	// frames come back to back, at the price of CPU time.
+	PollSpin time.Duration
 }
 
 // Switch runs packets through the loaded pipeline.
@@ -197,6 +205,10 @@ func (s *Switch) SetPipeline(p target.Pipeline) error {
 	})
 }
 
+// Atomically runs f while no packet is in the ingress or egress pipeline
+// (on the pipeline goroutine); packets keep arriving and wait.
+func (s *Switch) Atomically(f func()) error { return s.do(f) }
+
 // do runs f on the pipeline goroutine and waits for it.
 func (s *Switch) do(f func()) error {
 	done := make(chan struct{})
@@ -247,60 +259,74 @@ func (s *Switch) waitLoop(r *rxPort) {
 }
 
 // rxBuffers are the pipeline goroutine's receive buffers.
+//
+// The pipeline refers to a frame until the packet leaves egress. When no
+// packet waits in the traffic manager, nothing refers to earlier frames, so
+// frames are read straight into the reusable slab (no copy, no allocation).
+// Otherwise they are read into bufs and copied into a new slab of their
+// exact size, which the garbage collector frees once they have left.
 type rxBuffers struct {
-	bufs [][]byte
+	bufs [][]byte // MaxFrame each
+	slab [][]byte // MaxFrame each, slices of one reusable allocation
 	lens []int
 }
 
 func newRxBuffers() *rxBuffers {
-	b := &rxBuffers{bufs: make([][]byte, netio.Batch), lens: make([]int, netio.Batch)}
+	b := &rxBuffers{bufs: make([][]byte, netio.Batch), slab: make([][]byte, netio.Batch), lens: make([]int, netio.Batch)}
+	slab := make([]byte, netio.Batch*netio.MaxFrame)
 	for i := range b.bufs {
 		b.bufs[i] = make([]byte, netio.MaxFrame)
+		b.slab[i] = slab[i*netio.MaxFrame : (i+1)*netio.MaxFrame : (i+1)*netio.MaxFrame]
 	}
 	return b
 }
 
-// pollPorts reads one batch from every port in turn and runs ingress on it;
-// it reports whether any port had frames.
-func (s *Switch) pollPorts(rx *rxBuffers) bool {
-	got := false
-	for i := range s.rxPorts {
-		r := &s.rxPorts[i]
-		if r.dead {
-			continue
-		}
-		n, err := r.port.TryReadBatch(rx.bufs, rx.lens)
-		if err != nil {
-			r.dead = true
-			if !s.stopped.Load() {
-				s.log.Error("port read failed; port stops receiving", "port", r.num, "if", r.port.Name(), "err", err)
-			}
-			continue
-		}
-		if n == 0 {
-			continue
-		}
-		got = true
-		s.Counters.Received.Add(uint64(n))
-		if s.pipe == nil {
-			s.Counters.NoPipeline.Add(uint64(n))
-			continue
-		}
-		// The pipeline keeps the frames until egress: one allocation holds
-		// the whole batch, each frame its own slice.
-		total := 0
-		for k := 0; k < n; k++ {
-			total += rx.lens[k]
-		}
-		slab := make([]byte, total)
-		now, off := s.Now(), 0
-		for k := 0; k < n; k++ {
-			l := copy(slab[off:], rx.bufs[k][:rx.lens[k]])
-			s.ingress(target.Arrival{Port: r.num, Data: slab[off : off+l : off+l], Now: now})
-			off += l
-		}
+// pollPort reads one batch from port r and runs ingress on it; it reports
+// whether the port had frames.
+func (s *Switch) pollPort(r *rxPort, rx *rxBuffers) bool {
+	if r.dead {
+		return false
 	}
-	return got
+	direct := s.tm.Waiting() == 0
+	bufs := rx.bufs
+	if direct {
+		bufs = rx.slab
+	}
+	n, err := r.port.TryReadBatch(bufs, rx.lens)
+	if err != nil {
+		r.dead = true
+		if !s.stopped.Load() {
+			s.log.Error("port read failed; port stops receiving", "port", r.num, "if", r.port.Name(), "err", err)
+		}
+		return false
+	}
+	if n == 0 {
+		return false
+	}
+	s.Counters.Received.Add(uint64(n))
+	if s.pipe == nil {
+		s.Counters.NoPipeline.Add(uint64(n))
+		return true
+	}
+	now := s.Now()
+	if direct {
+		for k := 0; k < n; k++ {
+			l := rx.lens[k]
+			s.ingress(target.Arrival{Port: r.num, Data: bufs[k][:l:l], Now: now})
+		}
+		return true
+	}
+	total := 0
+	for k := 0; k < n; k++ {
+		total += rx.lens[k]
+	}
+	slab, off := make([]byte, total), 0
+	for k := 0; k < n; k++ {
+		l := copy(slab[off:], bufs[k][:rx.lens[k]])
+		s.ingress(target.Arrival{Port: r.num, Data: slab[off : off+l : off+l], Now: now})
+		off += l
+	}
+	return true
 }
 
 // armWaiters asks every port's waiter to wake the pipeline goroutine at the
@@ -338,10 +364,8 @@ func (s *Switch) writeLoop(t *txPort) {
 		frames, recyclers = frames[:0], recyclers[:0]
 	}
 	for {
-		var batch []txItem
-		select {
-		case batch = <-t.ch:
-		case <-s.stop:
+		batch, ok := s.nextTxBatch(t)
+		if !ok {
 			return
 		}
 		now := s.Now()
@@ -371,6 +395,26 @@ func (s *Switch) writeLoop(t *txPort) {
 	}
 }
 
+// nextTxBatch waits for the writer's next batch (polling for PollSpin
+// first); false once the switch stops.
+func (s *Switch) nextTxBatch(t *txPort) ([]txItem, bool) {
+	if s.cfg.PollSpin > 0 {
+		for deadline := time.Now().Add(s.cfg.PollSpin); time.Now().Before(deadline); {
+			select {
+			case batch := <-t.ch:
+				return batch, true
+			default:
+			}
+		}
+	}
+	select {
+	case batch := <-t.ch:
+		return batch, true
+	case <-s.stop:
+		return nil, false
+	}
+}
+
 // flushTx hands every port's pending frames to its writer.
 func (s *Switch) flushTx() {
 	for _, t := range s.tx {
@@ -393,30 +437,54 @@ func (s *Switch) flushTx() {
 	}
 }
 
+// drain runs egress on every packet the traffic manager releases now and
+// returns recirc with the packets egress recirculated appended.
+func (s *Switch) drain(recirc []target.Recirculation) []target.Recirculation {
+	now := s.Now()
+	for {
+		q, meta, ok := s.tm.Dequeue(now)
+		if !ok {
+			return recirc
+		}
+		if s.pipe == nil {
+			continue
+		}
+		res := s.pipe.Egress(q, meta)
+		s.handleEgress(res, now, meta.EnqTimestamp)
+		for _, r := range res.Recirc {
+			if len(recirc) >= maxRecirc {
+				s.Counters.RecircDrops.Add(1)
+				continue
+			}
+			recirc = append(recirc, r)
+		}
+	}
+}
+
 func (s *Switch) pipelineLoop() {
 	defer s.wg.Done()
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var recirc []target.Recirculation
 	rx := newRxBuffers()
+	busy := false               // the last round read frames
+	var idleSince time.Duration // when the ports were found empty (0: they were not)
 	for {
-		now := s.Now()
-		for {
-			q, meta, ok := s.tm.Dequeue(now)
-			if !ok {
-				break
-			}
-			if s.pipe == nil {
-				continue
-			}
-			res := s.pipe.Egress(q, meta)
-			s.handleEgress(res, now, meta.EnqTimestamp)
-			for _, r := range res.Recirc {
-				if len(recirc) >= maxRecirc {
-					s.Counters.RecircDrops.Add(1)
-					continue
-				}
-				recirc = append(recirc, r)
+		recirc = s.drain(recirc)
+		if busy {
+			// Busy ports must not starve packet-outs, control calls or Stop.
+			// Control calls run here, when every packet that can leave the
+			// traffic manager has left egress: a DATAPLANE_ATOMIC batch
+			// then falls between packets (except those held by a rate limit).
+			busy = false
+			select {
+			case batch := <-s.in:
+				s.fromCPU(batch)
+			case f := <-s.control:
+				f()
+			case <-s.stop:
+				return
+			default:
 			}
 		}
 		if len(recirc) > 0 {
@@ -429,20 +497,30 @@ func (s *Switch) pipelineLoop() {
 			}
 			continue
 		}
-		got := s.pollPorts(rx)
-		s.flushTx()
-		if got {
-			// Busy ports must not starve packet-outs, control calls or Stop.
-			select {
-			case batch := <-s.in:
-				s.fromCPU(batch)
-			case f := <-s.control:
-				f()
-			case <-s.stop:
-				return
-			default:
+		got := false
+		for i := range s.rxPorts {
+			if s.pollPort(&s.rxPorts[i], rx) {
+				// Egress and hand the frames over port by port, so that
+				// the writers start while the next port is read.
+				got = true
+				recirc = s.drain(recirc)
+				s.flushTx()
 			}
+		}
+		s.flushTx() // what the first drain released
+		if got {
+			busy = true
+			idleSince = 0
 			continue
+		}
+		if s.cfg.PollSpin > 0 {
+			if now := s.Now(); idleSince == 0 {
+				idleSince = now
+				continue
+			} else if now-idleSince < s.cfg.PollSpin {
+				continue
+			}
+			idleSince = 0
 		}
 		var wake <-chan time.Time
 		if at, ok := s.tm.NextDeparture(); ok {

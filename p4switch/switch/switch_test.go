@@ -40,10 +40,10 @@ func (crossPipe) Egress(q target.Queued, m target.QueueMeta) target.EgressResult
 		d := append([]byte{'r'}, p.data[1:]...)
 		return target.EgressResult{Recirc: []target.Recirculation{{Data: d, Preserved: q.EgressPort}}}
 	case 'C':
-		return target.EgressResult{Out: &target.Output{Port: q.EgressPort, Data: p.data},
+		return target.EgressResult{Out: &target.Output{Port: q.EgressPort, Data: bytes.Clone(p.data)},
 			Queued: []target.Queued{{EgressPort: 3, Length: len(p.data), Packet: &pkt{data: append([]byte("c"), p.data[1:]...)}}}}
 	}
-	return target.EgressResult{Out: &target.Output{Port: q.EgressPort, Data: p.data}}
+	return target.EgressResult{Out: &target.Output{Port: q.EgressPort, Data: bytes.Clone(p.data)}}
 }
 
 func TestSwitchPaths(t *testing.T) {
@@ -138,3 +138,54 @@ type (
 	update = p4v1.Update
 	entity = p4v1.Entity
 )
+
+// Frames stay intact while the switch reuses its receive buffers: with and
+// without packets waiting in a rate-limited queue, sleeping at once or
+// polling a while before sleeping.
+func TestFramesSurviveBufferReuse(t *testing.T) {
+	for _, c := range []struct {
+		rate uint64
+		spin time.Duration
+	}{{0, 0}, {2_000_000, 0}, {0, 50 * time.Microsecond}} {
+		rate := c.rate
+		sw, host := netio.Pipe("sw", "host", 1024)
+		out, far := netio.Pipe("sw", "host", 1024)
+		s, err := New(Config{Ports: map[uint32]netio.Port{1: sw, 2: out},
+			Queues: map[uint32]tm.PortConfig{2: {Depth: 1024, RateBps: rate}}, PollSpin: c.spin})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Start()
+		if err := s.SetPipeline(crossPipe{}); err != nil {
+			t.Fatal(err)
+		}
+		const n = 200
+		frame := func(i int) []byte { return bytes.Repeat([]byte{'f', byte(i)}, 50+i%7) }
+		for i := 0; i < n; i += 5 {
+			batch := [][]byte{}
+			for k := i; k < i+5; k++ {
+				batch = append(batch, frame(k))
+			}
+			host.WriteBatch(batch)
+			time.Sleep(100 * time.Microsecond)
+		}
+		bufs, lens := [][]byte{make([]byte, netio.MaxFrame)}, []int{0}
+		for i := 0; i < n; i++ {
+			got := make(chan []byte, 1)
+			go func() {
+				if k, err := far.ReadBatch(bufs, lens); err == nil && k == 1 {
+					got <- bufs[0][:lens[0]]
+				}
+			}()
+			select {
+			case f := <-got:
+				if !bytes.Equal(f, frame(i)) {
+					t.Fatalf("rate %d: frame %d = %q, want %q", rate, i, f, frame(i))
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("rate %d: frame %d did not arrive", rate, i)
+			}
+		}
+		s.Stop()
+	}
+}

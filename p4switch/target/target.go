@@ -53,8 +53,10 @@ type Pipeline interface {
 type Arrival struct {
 	Port uint32 // standard_metadata.ingress_port
 	// Data is the frame, starting with the first header the parser
-	// extracts. The pipeline may keep referring to it until the packet has
-	// left egress, so the caller must not modify it after Ingress.
+	// extracts. The pipeline may keep referring to it until the packet (and
+	// every replica and clone of it) has left egress, so the caller must
+	// not modify it before then; afterwards the caller reuses it, so
+	// Output.Data and Recirculation.Data must not refer to it.
 	Data []byte
 	Now  time.Duration // switch clock, for ingress_global_timestamp (µs in P4)
 	// Preserved is nil for a packet from a port; for a recirculated packet it
@@ -120,4 +122,20 @@ type Digest struct {
 // not touch it afterwards.
 type OutputRecycler interface {
 	RecycleOutput(data []byte)
+}
+
+// UndoWriter is implemented by pipelines that can take back a write, for
+// P4Runtime's ROLLBACK_ON_ERROR and DATAPLANE_ATOMIC batches.
+type UndoWriter interface {
+	// WriteUndo applies update as Write does and, if it succeeds, returns
+	// a function that restores the state from before the update. Undo
+	// functions of one batch are called in reverse order of their writes.
+	WriteUndo(update *p4v1.Update) (undo func() error, err error)
+}
+
+// IdleNotifier is implemented by pipelines that keep table idle timeouts.
+type IdleNotifier interface {
+	// IdleExpired returns the table entries whose idle timeout expired
+	// since the last call; each expiry is reported once.
+	IdleExpired() []*p4v1.TableEntry
 }

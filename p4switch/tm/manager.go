@@ -11,7 +11,7 @@ import (
 )
 
 // Manager holds the egress queues of every port. Enqueue, Dequeue,
-// NextDeparture, Lose and Flush must be called from one goroutine (the
+// Waiting, NextDeparture, Lose and Flush must be called from one goroutine (the
 // switch's pipeline loop); Configure, Config and Stats may be called from any.
 type Manager struct {
 	ports map[uint32]*port
@@ -153,6 +153,15 @@ func (m *Manager) Dequeue(now time.Duration) (target.Queued, target.QueueMeta, b
 		}
 	}
 	return target.Queued{}, target.QueueMeta{}, false
+}
+
+// Waiting is the number of packets in all queues.
+func (m *Manager) Waiting() int {
+	n := 0
+	for _, p := range m.list {
+		n += p.waiting
+	}
+	return n
 }
 
 // NextDeparture is the earliest time a waiting packet may be dequeued.

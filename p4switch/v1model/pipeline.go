@@ -36,6 +36,7 @@ type Pipeline struct {
 	region int // slots of hdr+meta+std that travel with a packet
 
 	writeMu   sync.Mutex
+	idle      map[*interp.Entry]*idleWatch // entries with idle timeouts; under writeMu
 	pre       preState
 	digestCfg map[uint32]*p4v1.DigestEntry_Config
 
@@ -83,6 +84,7 @@ func New(c *Compiled, cpuPort uint32) *Pipeline {
 		}
 		p.stdOff[i] = off
 	}
+	p.idle = map[*interp.Entry]*idleWatch{}
 	p.pre.groups = map[uint32][]replica{}
 	p.pre.sessions = map[uint32]*cloneSession{}
 	for _, st := range []*interp.State{p.ing, p.eg, p.iclone, p.eclone} {

@@ -16,6 +16,11 @@ func (p *Pipeline) Read(entity *p4v1.Entity, emit func(*p4v1.Entity) error) erro
 	}
 	p.writeMu.Lock()
 	defer p.writeMu.Unlock()
+	return p.read(entity, emit)
+}
+
+// read emits the entities matching entity; the caller holds writeMu.
+func (p *Pipeline) read(entity *p4v1.Entity, emit func(*p4v1.Entity) error) error {
 	switch e := entity.Entity.(type) {
 	case *p4v1.Entity_TableEntry:
 		return p.readTable(e.TableEntry, emit)
@@ -102,6 +107,9 @@ func (p *Pipeline) entryProto(t *interp.Table, en *interp.Entry, req *p4v1.Table
 			v = v<<8 | uint64(b)
 		}
 		te.ControllerMetadata = v
+	}
+	if t.SupportsIdle && req != nil && req.TimeSinceLastHit != nil {
+		te.TimeSinceLastHit = sinceLastHit(en)
 	}
 	if t.DirectCounter != nil && (req == nil || req.CounterData != nil) {
 		te.CounterData = &p4v1.CounterData{PacketCount: int64(en.Counter.Packets.Load()), ByteCount: int64(en.Counter.Bytes.Load())}

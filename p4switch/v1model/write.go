@@ -27,6 +27,11 @@ func (p *Pipeline) Write(u *p4v1.Update) error {
 	}
 	p.writeMu.Lock()
 	defer p.writeMu.Unlock()
+	return p.write(u)
+}
+
+// write applies a validated-type update; the caller holds writeMu.
+func (p *Pipeline) write(u *p4v1.Update) error {
 	switch e := u.Entity.Entity.(type) {
 	case *p4v1.Entity_TableEntry:
 		return p.writeTableEntry(u.Type, e.TableEntry)
@@ -295,6 +300,7 @@ func (p *Pipeline) writeTableEntry(typ p4v1.Update_Type, te *p4v1.TableEntry) er
 		return err
 	}
 	if typ == p4v1.Update_DELETE {
+		p.untrackIdle(t, en)
 		if !t.Delete(en) {
 			return errf(codes.NotFound, "no such entry in table %s", t.Name)
 		}
@@ -333,6 +339,9 @@ func (p *Pipeline) writeTableEntry(typ p4v1.Update_Type, te *p4v1.TableEntry) er
 		return errf(codes.InvalidArgument, "unsupported table action %T", te.Action.Type)
 	}
 	en.Metadata = u64bytes(te.ControllerMetadata)
+	if te.IdleTimeoutNs < 0 {
+		return errf(codes.InvalidArgument, "table %s: negative idle timeout %d ns", t.Name, te.IdleTimeoutNs)
+	}
 	if te.IdleTimeoutNs != 0 && !t.SupportsIdle {
 		return errf(codes.InvalidArgument, "table %s does not support idle timeouts", t.Name)
 	}
@@ -354,6 +363,7 @@ func (p *Pipeline) writeTableEntry(typ p4v1.Update_Type, te *p4v1.TableEntry) er
 		if !t.Insert(en) {
 			return errf(codes.AlreadyExists, "entry already exists in table %s", t.Name)
 		}
+		p.trackIdle(t, en)
 		return nil
 	}
 	old := t.Lookup(en)
@@ -371,6 +381,8 @@ func (p *Pipeline) writeTableEntry(typ p4v1.Update_Type, te *p4v1.TableEntry) er
 		en.Meter = old.Meter
 	}
 	t.Replace(en)
+	delete(p.idle, old)
+	p.trackIdle(t, en) // a MODIFY re-arms the idle timer
 	return nil
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # summary: p4switch throughput (iperf3 TCP through the l3router program vs a Linux bridge) and P4Runtime inserts/s
 #
-# Two network namespaces (prbh1, prbh2) joined through the root namespace by
-# veth pairs, offloads off, MTU 1500. The same iperf3 run goes first through
+# Two network namespaces (${BENCH_PREFIX}h1, ${BENCH_PREFIX}h2) joined through
+# the root namespace by veth pairs, offloads off, MTU 1500. The same iperf3 run goes first through
 # a Linux bridge (the in-kernel baseline), then through p4switch running
 # p4switch/testdata/l3router/l3router.p4 with one /32 route per host, then
 # through p4switch again with every port rate-limited by its traffic
@@ -11,6 +11,8 @@
 #   BENCH_SECONDS (10)  iperf3 duration per path
 #   BENCH_RATE (200M)   per-port rate of the traffic-manager run
 #   BENCH_INSERTS (20000), BENCH_BATCH (1000)
+#   BENCH_PREFIX (prb)  prefix of the namespaces, veths and bridge, so that
+#                       runs from different work trees do not collide
 #   BENCH_PROFILE=1     also take a CPU profile of p4switch during its iperf3
 #                       run and print the share of time in the P4 pipeline
 set -euo pipefail
@@ -20,6 +22,8 @@ INSERTS="${BENCH_INSERTS:-20000}"
 BATCH="${BENCH_BATCH:-1000}"
 PROGRAM="$FF_ROOT/p4switch/testdata/l3router/l3router.p4"
 WORK="$(mktemp -d /tmp/p4switch-bench.XXXXXX)"
+P="${BENCH_PREFIX:-prb}"
+[[ "$P" =~ ^[a-z][a-z0-9]{0,5}$ ]] || { echo "BENCH_PREFIX must be 1-6 lower-case letters or digits" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "bench p4switch needs root (network namespaces)" >&2; exit 1; }
 for tool in iperf3 ethtool ip; do
     command -v "$tool" >/dev/null || { echo "bench p4switch needs $tool (./fairfabric setup installs it)" >&2; exit 1; }
@@ -28,66 +32,67 @@ done
 SWITCH_PID=""
 cleanup() {
     [ -n "$SWITCH_PID" ] && kill -TERM "$SWITCH_PID" 2>/dev/null && wait "$SWITCH_PID" 2>/dev/null || true
-    for ns in prbh1 prbh2; do
+    for ns in ${P}h1 ${P}h2; do
         [ -f "$WORK/iperf-$ns.pid" ] && kill "$(cat "$WORK/iperf-$ns.pid")" 2>/dev/null || true
         ip netns del "$ns" 2>/dev/null || true
     done
-    ip link del prbv1 2>/dev/null || true
-    ip link del prbv2 2>/dev/null || true
-    ip link del prbbr0 2>/dev/null || true
+    ip link del ${P}v1 2>/dev/null || true
+    ip link del ${P}v2 2>/dev/null || true
+    ip link del ${P}br0 2>/dev/null || true
     [ "${BENCH_PROFILE:-0}" = 1 ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 cleanup
 
+LOAD_BEFORE=$(uptime)
 echo "[bench] building p4switch and p4rtctl"
 (cd "$FF_ROOT" && CGO_ENABLED=0 go build -o "$WORK/" ./p4switch/cmd/p4switch ./p4switch/cmd/p4rtctl)
 
 echo "[bench] two namespaces, veths with offloads off, MTU 1500"
 for i in 1 2; do
-    ip netns add "prbh$i"
-    ip link add "prbv$i" type veth peer name "prbh${i}e"
-    ip link set "prbh${i}e" netns "prbh$i"
-    ip -n "prbh$i" addr add "10.9.0.$i/24" dev "prbh${i}e"
-    ip -n "prbh$i" link set "prbh${i}e" address "00:00:00:00:09:0$i" mtu 1500 up
-    ip -n "prbh$i" link set lo up
-    ip netns exec "prbh$i" ethtool -K "prbh${i}e" tx off gro off gso off tso off >/dev/null
-    ip link set "prbv$i" mtu 1500 up
-    ethtool -K "prbv$i" gro off gso off tso off >/dev/null
-    echo 1 > "/proc/sys/net/ipv6/conf/prbv$i/disable_ipv6"
+    ip netns add "${P}h$i"
+    ip link add "${P}v$i" type veth peer name "${P}h${i}e"
+    ip link set "${P}h${i}e" netns "${P}h$i"
+    ip -n "${P}h$i" addr add "10.9.0.$i/24" dev "${P}h${i}e"
+    ip -n "${P}h$i" link set "${P}h${i}e" address "00:00:00:00:09:0$i" mtu 1500 up
+    ip -n "${P}h$i" link set lo up
+    ip netns exec "${P}h$i" ethtool -K "${P}h${i}e" tx off gro off gso off tso off >/dev/null
+    ip link set "${P}v$i" mtu 1500 up
+    ethtool -K "${P}v$i" gro off gso off tso off >/dev/null
+    echo 1 > "/proc/sys/net/ipv6/conf/${P}v$i/disable_ipv6"
 done
-ip -n prbh1 neigh replace 10.9.0.2 lladdr 00:00:00:00:09:02 dev prbh1e
-ip -n prbh2 neigh replace 10.9.0.1 lladdr 00:00:00:00:09:01 dev prbh2e
+ip -n ${P}h1 neigh replace 10.9.0.2 lladdr 00:00:00:00:09:02 dev ${P}h1e
+ip -n ${P}h2 neigh replace 10.9.0.1 lladdr 00:00:00:00:09:01 dev ${P}h2e
 
 # measure NAME: one iperf3 TCP run h1 → h2; prints Gbit/s and packets/s
 # (packets counted on h2's interface).
 measure() {
-    ip netns exec prbh2 iperf3 -s -1 -D -I "$WORK/iperf-prbh2.pid" >/dev/null
+    ip netns exec ${P}h2 iperf3 -s -1 -D -I "$WORK/iperf-${P}h2.pid" >/dev/null
     sleep 0.5
     local rx0 rx1 out gbps pps
-    rx0=$(ip netns exec prbh2 cat /sys/class/net/prbh2e/statistics/rx_packets)
-    out=$(ip netns exec prbh1 iperf3 -c 10.9.0.2 -t "$SECONDS_PER_RUN" -J)
-    rx1=$(ip netns exec prbh2 cat /sys/class/net/prbh2e/statistics/rx_packets)
+    rx0=$(ip netns exec ${P}h2 cat /sys/class/net/${P}h2e/statistics/rx_packets)
+    out=$(ip netns exec ${P}h1 iperf3 -c 10.9.0.2 -t "$SECONDS_PER_RUN" -J)
+    rx1=$(ip netns exec ${P}h2 cat /sys/class/net/${P}h2e/statistics/rx_packets)
     gbps=$(printf '%s' "$out" | python3 -c 'import json,sys; print("%.2f" % (json.load(sys.stdin)["end"]["sum_received"]["bits_per_second"]/1e9))')
     pps=$(( (rx1 - rx0) / SECONDS_PER_RUN ))
     printf '%-28s %6s Gbit/s %9d packets/s\n' "$1" "$gbps" "$pps"
-    rm -f "$WORK/iperf-prbh2.pid"
+    rm -f "$WORK/iperf-${P}h2.pid"
 }
 
 echo "[bench] Linux bridge baseline (${SECONDS_PER_RUN}s)"
-ip link add prbbr0 type bridge
-ip link set prbbr0 up
-ip link set prbv1 master prbbr0
-ip link set prbv2 master prbbr0
+ip link add ${P}br0 type bridge
+ip link set ${P}br0 up
+ip link set ${P}v1 master ${P}br0
+ip link set ${P}v2 master ${P}br0
 BRIDGE=$(measure "linux bridge:")
-ip link del prbbr0
+ip link del ${P}br0
 
 # start_switch ARGS...: run p4switch on the two veths with extra ARGS, load
 # l3router and one /32 route per namespace; sets SWITCH_PID and CTL.
 start_switch() {
     rm -f "$WORK/grpc.addr"
     "$WORK/p4switch" run --device-id 1 --grpc-addr 127.0.0.1:0 --grpc-addr-file "$WORK/grpc.addr" \
-        --admin-addr "" --cpu-port 255 -i 1@prbv1 -i 2@prbv2 --log-level info "$@" \
+        --admin-addr "" --cpu-port 255 -i 1@${P}v1 -i 2@${P}v2 --log-level info "$@" \
         >"$WORK/p4switch.log" 2>&1 &
     SWITCH_PID=$!
     for _ in $(seq 100); do [ -s "$WORK/grpc.addr" ] && break; sleep 0.1; done
@@ -134,6 +139,7 @@ echo "$SWITCH"
 echo "$LIMITED"
 echo "$INSERT_LINE"
 echo "targets: p4switch >= 1.1 Gbit/s; >= 20000 inserts/s"
+echo "load: before:${LOAD_BEFORE##*load average:}  after:$(uptime | sed 's/.*load average://')"
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     echo
     echo "== CPU profile of p4switch during its iperf3 run: $WORK/cpu.pprof =="

@@ -1,19 +1,20 @@
 # summary: run every test CI runs (Java, Go, Python and Mininet); runs setup first when needed
-# Sourced by ./fairfabric. Usage: ./fairfabric test [java] [go] [python]  (default: all)
+# Sourced by ./fairfabric. Usage: ./fairfabric test [java] [go] [java-mininet] [python]  (default: all)
 
 case "${1:-}" in
     -h|--help)
-        echo "usage: ./fairfabric test [java] [go] [python]"
-        echo "  java    the Maven reactor (JUnit 5) up to 'verify', and the ONOS .oar check"
-        echo "  go      go test ./... (p4switch, host shim, pipeline STF suites)"
-        echo "  python  pytest mininet/tests tools/tests (Mininet-backed tests; root)"
+        echo "usage: ./fairfabric test [java] [go] [java-mininet] [python]"
+        echo "  java          the Maven reactor (JUnit 5) up to 'verify', and the ONOS .oar check"
+        echo "  go            go test ./... (p4switch, host shim, pipeline STF suites)"
+        echo "  java-mininet  the controller's Mininet-backed JUnit tests (@Tag mininet; root, bin/, Kafka)"
+        echo "  python        pytest mininet/tests tools/tests (Mininet-backed tests; root)"
         echo "Runs setup first when needed and starts the project's Kafka broker."
         exit 0 ;;
 esac
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(java go python)
+[ ${#suites[@]} -gt 0 ] || suites=(java go java-mininet python)
 for s in "${suites[@]}"; do
-    case "$s" in java|go|python) ;; *) echo "fairfabric test: unknown suite '$s' (java, go, python)" >&2; exit 2 ;; esac
+    case "$s" in java|go|java-mininet|python) ;; *) echo "fairfabric test: unknown suite '$s' (java, go, java-mininet, python)" >&2; exit 2 ;; esac
 done
 need_root test
 started=$(date +%s)
@@ -70,6 +71,13 @@ for s in "${suites[@]}"; do
         go)
             run_suite go "$FF_RUN/logs/test-go.log" go test -count=1 ./...
             { grep -E '^(ok|FAIL|---)' "$FF_RUN/logs/test-go.log" || true; } | sed 's/^/    /' | head -n 60
+            ;;
+        java-mininet)
+            # After go: the tests run bin/p4switch. Only the tagged tests run (-Dtest keeps the
+            # other modules' tests out; -am builds what the controller needs from this tree).
+            run_suite java-mininet "$FF_RUN/logs/test-java-mininet.log" mvn -B -Dstyle.color=never -Pmininet \
+                -pl apps/controller -am test -Dtest='**/controller/mininet/*Test' -Dsurefire.failIfNoSpecifiedTests=false
+            { grep -E 'Tests run:|\[mininet\]' "$FF_RUN/logs/test-java-mininet.log" || true; } | sed 's/^/    /' | tail -n 8
             ;;
         python)
             dirs=()

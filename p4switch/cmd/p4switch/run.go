@@ -81,6 +81,7 @@ func runCmd(args []string) int {
 	addrFile := fs.String("grpc-addr-file", "", "write the gRPC listen address here once listening (for --grpc-addr with port 0)")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's /debug/pprof/ profiles on this address (e.g. 127.0.0.1:6060)")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed for link loss")
+	pollSpin := fs.Duration("poll-spin", 0, "keep polling idle ports this long before sleeping (e.g. 20us; 0 = sleep at once)")
 	ports := portFlag{}
 	fs.Var(ports, "i", "`PORT@IFNAME`: attach interface IFNAME as port PORT (repeatable)")
 	defaults := map[string]*string{}
@@ -163,7 +164,11 @@ func runCmd(args []string) int {
 		}
 		opened[n] = p
 	}
-	s, err := sw.New(sw.Config{Ports: opened, Queues: queues, CPUPort: uint32(*cpuPort), Seed: *seed, Log: log})
+	if *pollSpin < 0 || *pollSpin > time.Second {
+		closeAll()
+		return fail("--poll-spin %v out of range 0..1s", *pollSpin)
+	}
+	s, err := sw.New(sw.Config{Ports: opened, Queues: queues, CPUPort: uint32(*cpuPort), Seed: *seed, Log: log, PollSpin: *pollSpin})
 	if err != nil {
 		closeAll()
 		return fail("%v", err)
@@ -241,6 +246,7 @@ func runCmd(args []string) int {
 		admin.Shutdown(ctx)
 		cancel()
 	}
+	srv.Close()
 	s.Stop()
 	if srv.Latencies.PacketInMade.Count() > 0 || srv.Latencies.WriteHandled.Count() > 0 {
 		for _, line := range srv.Latencies.Lines() {

@@ -17,6 +17,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"bad default rate", []string{"--rate", "fast", "--admin-addr", ""}, 1},
 		{"per-port setting for a missing port", []string{"--port-rate", "7=10M", "--admin-addr", ""}, 1},
 		{"bad loss", []string{"-i", "1@lo", "--port-loss", "1=3", "--admin-addr", ""}, 1},
+		{"negative poll spin", []string{"--poll-spin", "-1us", "--admin-addr", ""}, 1},
 		{"missing interface", []string{"-i", "1@prnosuchif9", "--admin-addr", ""}, 1},
 		{"cpu port is also an interface", []string{"-i", "5@lo", "--cpu-port", "5", "--admin-addr", ""}, 1},
 	}

@@ -599,6 +599,7 @@ type Entry struct {
 	Keys     []Expr
 	Action   *ActionRef
 	Priority Expr
+	Const    bool // "const" before an entry of a non-const entries list
 }
 
 // Program is a parsed P4 program.

@@ -370,13 +370,13 @@ func (c *checker) keysetElem(s *Scope, e ast.Expr, t Type) {
 	case *ast.Default, *ast.DontCare:
 		return
 	case *ast.Mask:
-		c.assignable(e.Pos, t, c.expr(s, e.Value, t), e.Value)
-		c.assignable(e.Pos, t, c.expr(s, e.Mask, t), e.Mask)
+		c.keysetValue(e.Pos, t, c.expr(s, e.Value, t), e.Value)
+		c.keysetValue(e.Pos, t, c.expr(s, e.Mask, t), e.Mask)
 		c.info.Types[e] = t
 		return
 	case *ast.Range:
-		c.assignable(e.Pos, t, c.expr(s, e.Lo, t), e.Lo)
-		c.assignable(e.Pos, t, c.expr(s, e.Hi, t), e.Hi)
+		c.keysetValue(e.Pos, t, c.expr(s, e.Lo, t), e.Lo)
+		c.keysetValue(e.Pos, t, c.expr(s, e.Hi, t), e.Hi)
 		c.info.Types[e] = t
 		return
 	}
@@ -384,7 +384,20 @@ func (c *checker) keysetElem(s *Scope, e ast.Expr, t Type) {
 	if _, ok := et.(*ValueSet); ok {
 		return
 	}
-	c.assignable(e.Position(), t, et, e)
+	c.keysetValue(e.Position(), t, et, e)
+}
+
+// keysetValue checks one value of a keyset against its key's type. Besides
+// what assignment allows, a key of a serializable enum type may be matched
+// with values of the enum's underlying bit<W> type, as p4c accepts
+// (e.g. "(bit<16>)E.A &&& 0xff00" for a key of type E).
+func (c *checker) keysetValue(pos token.Pos, t, from Type, e ast.Expr) {
+	if en, ok := Underlying(t).(*Enum); ok && en.Base != nil {
+		if b, ok := Underlying(from).(*Bits); ok && *b == *en.Base {
+			return
+		}
+	}
+	c.assignable(pos, t, from, e)
 }
 
 func (c *checker) controlDecl(g *Scope, d *ast.ControlDecl) {
@@ -519,7 +532,7 @@ func (c *checker) pickMethod(ms []*ast.Method, name string, n int) *ast.Method {
 		}
 		min := 0
 		for _, p := range m.Params {
-			if p.Default == nil {
+			if p.Default == nil && !p.Annos.Has("optional") {
 				min++
 			}
 		}

@@ -79,3 +79,38 @@ func TestValidProgramsPass(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionalParameters: an @optional extern parameter may be left out, a
+// required one may not.
+func TestOptionalParameters(t *testing.T) {
+	decl := prelude + "extern E { E(); bit<16> f(in bit<8> a, @optional in bool b); }\n"
+	ok := decl + "control C(inout bit<16> r) { E() e; apply { r = e.f(1); r = e.f(1, true); } }\n"
+	// the program has no main: that must be its only error
+	if err := frontEnd(t, ok); err == nil || strings.Contains(err.Error(), "no method") || !strings.Contains(err.Error(), "no package instance called main") {
+		t.Fatalf("optional parameter not accepted: %v", err)
+	}
+	bad := decl + "control C(inout bit<16> r) { E() e; apply { r = e.f(); } }\n"
+	if err := frontEnd(t, bad); err == nil || !strings.Contains(err.Error(), "has no method f taking 0 arguments") {
+		t.Fatalf("missing required argument: got %v", err)
+	}
+}
+
+// TestEnumKeysetInUnderlyingType: a key of a serializable enum type may be
+// matched with values of the enum's underlying type (p4c's
+// table-entries-ser-enum-bmv2), but not with values of another width.
+func TestEnumKeysetInUnderlyingType(t *testing.T) {
+	table := func(entry string) string {
+		return prelude + "enum bit<16> E { A = 10, B = 0xab00 }\n" +
+			"control C(in E k) { action a() {} table t { key = { k : ternary; } actions = { a; }\n" +
+			"const entries = { " + entry + " : a(); } } apply { t.apply(); } }\n"
+	}
+	for _, entry := range []string{"E.A", "(bit<16>)E.B &&& 0xff00", "16w0xab00 &&& 16w0xff00"} {
+		// the program has no main: that must be its only error
+		if err := frontEnd(t, table(entry)); err == nil || !strings.Contains(err.Error(), "no package instance called main") || strings.Contains(err.Error(), "cannot use") {
+			t.Errorf("keyset %s: got %v", entry, err)
+		}
+	}
+	if err := frontEnd(t, table("8w1 &&& 8w1")); err == nil || !strings.Contains(err.Error(), "cannot use a value of type bit<8> as enum E") {
+		t.Errorf("keyset of another width: got %v", err)
+	}
+}

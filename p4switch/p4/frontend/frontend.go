@@ -20,5 +20,10 @@ func ParseFile(path string, read func(string) ([]byte, error)) (*ast.Program, er
 	if err != nil {
 		return nil, err
 	}
-	return parser.Parse(toks)
+	prog, err := parser.Parse(toks)
+	if err != nil {
+		return nil, err
+	}
+	instantiateDirectCalls(prog)
+	return prog, nil
 }

@@ -663,7 +663,7 @@ func (p *parser) tableDecl(annos ast.Annotations) *ast.TableDecl {
 			for !p.is("}") {
 				ea := p.annotations()
 				epos := p.pos()
-				e := &ast.Entry{Pos: epos, Annos: ea}
+				e := &ast.Entry{Pos: epos, Annos: ea, Const: p.accept("const")}
 				if p.is("priority") || p.isName() && p.tok().Text == "priority" && p.isAt(1, "=") {
 					p.next()
 					p.expect("=")
@@ -678,6 +678,8 @@ func (p *parser) tableDecl(annos ast.Annotations) *ast.TableDecl {
 				}
 				p.expect(":")
 				e.Action = p.actionRef()
+				// older p4c syntax: "keys : action(args) @priority(N);"
+				e.Annos = append(e.Annos, p.annotations()...)
 				p.accept(";")
 				prop.Entries = append(prop.Entries, e)
 			}

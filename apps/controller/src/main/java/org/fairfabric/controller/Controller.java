@@ -17,6 +17,7 @@ import org.fairfabric.api.error.ApiException;
 import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.alloc.AllocationService;
 import org.fairfabric.controller.arp.ArpService;
 import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
@@ -49,6 +50,7 @@ public final class Controller implements AutoCloseable {
     private final Devices devices;
     private final FabricProgrammer programmer;
     private final LinkProber prober;
+    private final AllocationService allocation;
     /** vFab echo interval: a dead link is declared failed after three intervals without a reply. */
     public static final long ECHO_INTERVAL_MS = 250;
     /** The CPU port of fairfabric's switches (p4switch --cpu-port, the pipeline's CPU_PORT). */
@@ -59,7 +61,8 @@ public final class Controller implements AutoCloseable {
     private final String baseUrl;
 
     private Controller(JournalStore store, FabricService fabric, NetworkView network, KafkaEventPublisher kafka, Devices devices,
-                       FabricProgrammer programmer, LinkProber prober, Server http, String baseUrl) {
+                       FabricProgrammer programmer, LinkProber prober, AllocationService allocation, Server http, String baseUrl) {
+        this.allocation = allocation;
         this.programmer = programmer;
         this.prober = prober;
         this.devices = devices;
@@ -76,6 +79,7 @@ public final class Controller implements AutoCloseable {
         JournalStore store = JournalStore.open(s.dataDir);
         KafkaEventPublisher kafka = null;
         LinkProber prober = null;
+        AllocationService allocation = null;
         Server server = null;
         Devices devices = null;
         try {
@@ -101,6 +105,9 @@ public final class Controller implements AutoCloseable {
                     : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent, programmer::onPortFailure);
             prober = programmer == null ? null
                     : new LinkProber(new PacketIo(pipeline.p4info), programmer::probeTargets, programmer::agents);
+            allocation = new AllocationService(fabric, network, events, current::get, p4,
+                    programmer == null ? null : programmer::setAllocationEntities, s.kafka);
+            AllocationService alloc = allocation;
             ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
                     ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
             Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet, received) -> {
@@ -115,6 +122,7 @@ public final class Controller implements AutoCloseable {
                 if (programmer != null) {
                     programmer.configurationApplied(cfg, fleet);
                 }
+                alloc.changed("network configuration applied");
             });
             devsRef.set(devs);
             devices = devs;
@@ -142,7 +150,7 @@ public final class Controller implements AutoCloseable {
             devs.sync();
             if (programmer != null) {
                 programmer.sync();
-                prober.start(ECHO_INTERVAL_MS);
+                prober.start(s.echoIntervalMs);
             }
             server = new Server();
             ServerConnector connector = new ServerConnector(server);
@@ -152,9 +160,12 @@ public final class Controller implements AutoCloseable {
             server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
             server.start();
             String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
-            return new Controller(store, fabric, network, kafka, devices, programmer, prober, server, url);
+            return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
         } catch (Exception e) {
             stopQuietly(server);
+            if (allocation != null) {
+                allocation.close();
+            }
             if (prober != null) {
                 prober.close();
             }
@@ -244,6 +255,7 @@ public final class Controller implements AutoCloseable {
         if (prober != null) {
             prober.close();
         }
+        allocation.close();
         if (programmer != null) {
             programmer.close();
         }
@@ -252,6 +264,11 @@ public final class Controller implements AutoCloseable {
             kafka.close();
         }
         store.close();
+    }
+
+    /** The allocation loop (weighted proportional-fair rates, their enforcement entries and rates tables). */
+    public AllocationService allocation() {
+        return allocation;
     }
 
     /** The P4Runtime connections of the current network configuration. */

@@ -15,6 +15,7 @@ public final class ControllerSettings {
     public static final String USAGE = String.join("\n",
             "usage: fairfabric-controller --data-dir DIR [--netcfg FILE] [--http-host H] [--http-port N]",
             "                             [--kafka HOST:PORT] [--token-file FILE] [--p4info FILE --p4-device-config FILE]",
+            "                             [--echo-interval-ms N]",
             "  --data-dir DIR     where the journal (tenants, hosts, network configuration) lives",
             "  --netcfg FILE      ONOS network-config JSON; replaces the stored one when it differs",
             "  --http-host H      REST listen address (default 127.0.0.1)",
@@ -22,7 +23,8 @@ public final class ControllerSettings {
             "  --kafka HOST:PORT  Kafka bootstrap server for events (default $FAIRFABRIC_KAFKA; none: no events to Kafka)",
             "  --token-file FILE  file holding the bearer token for mutations (else $FF_API_TOKEN; required)",
             "  --p4info FILE      P4Info (text format) of the pipeline to push to every switch",
-            "  --p4-device-config FILE  the target's device config for that pipeline (p4switch: 'p4switch bundle' output)");
+            "  --p4-device-config FILE  the target's device config for that pipeline (p4switch: 'p4switch bundle' output)",
+            "  --echo-interval-ms N     vFab echo interval (default 250): a link without replies for 3 intervals fails");
 
     public final Path dataDir;
     public final Path netcfg;
@@ -33,9 +35,16 @@ public final class ControllerSettings {
     /** Both null, or both set: the pipeline pushed to every switch. */
     public final Path p4info;
     public final Path p4DeviceConfig;
+    /** vFab echo interval: software switches on a busy machine may need more than the default. */
+    public final long echoIntervalMs;
 
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig) {
+        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, Controller.ECHO_INTERVAL_MS);
+    }
+
+    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
+                               Path p4info, Path p4DeviceConfig, long echoIntervalMs) {
         this.dataDir = dataDir;
         this.netcfg = netcfg;
         this.httpHost = httpHost;
@@ -44,6 +53,7 @@ public final class ControllerSettings {
         this.apiToken = apiToken;
         this.p4info = p4info;
         this.p4DeviceConfig = p4DeviceConfig;
+        this.echoIntervalMs = echoIntervalMs;
     }
 
     public static ControllerSettings of(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken) {
@@ -64,6 +74,7 @@ public final class ControllerSettings {
         String host = "127.0.0.1";
         int port = 8181;
         String kafka = env.get("FAIRFABRIC_KAFKA");
+        long echoMs = Controller.ECHO_INTERVAL_MS;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -88,6 +99,16 @@ public final class ControllerSettings {
                 case "--token-file": tokenFile = Path.of(v); break;
                 case "--p4info": p4info = Path.of(v); break;
                 case "--p4-device-config": p4DeviceConfig = Path.of(v); break;
+                case "--echo-interval-ms":
+                    try {
+                        echoMs = Long.parseLong(v);
+                    } catch (NumberFormatException e) {
+                        echoMs = -1;
+                    }
+                    if (echoMs < 10 || echoMs > 60_000) {
+                        throw new IllegalArgumentException("--echo-interval-ms must be 10-60000, got '" + v + "'");
+                    }
+                    break;
                 default: throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
@@ -113,6 +134,6 @@ public final class ControllerSettings {
         if (kafka != null && kafka.isBlank()) {
             kafka = null;
         }
-        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig);
+        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs);
     }
 }

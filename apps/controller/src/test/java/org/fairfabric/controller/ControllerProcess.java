@@ -13,12 +13,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** The controller started as a separate JVM, as an operator would run it, so a test can kill -9 it. */
-final class ControllerProcess implements AutoCloseable {
+public final class ControllerProcess implements AutoCloseable {
     private static final String READY = "REST API on ";
 
-    final Process process;
-    final String baseUrl;
-    final List<String> output;
+    public final Process process;
+    public final String baseUrl;
+    public final List<String> output;
 
     private ControllerProcess(Process process, String baseUrl, List<String> output) {
         this.process = process;
@@ -26,13 +26,13 @@ final class ControllerProcess implements AutoCloseable {
         this.output = output;
     }
 
-    static String classPath() throws IOException {
+    public static String classPath() throws IOException {
         Path target = Path.of("target");
         return target.resolve("classes").toAbsolutePath() + java.io.File.pathSeparator
                 + Files.readString(target.resolve("runtime-classpath.txt")).strip();
     }
 
-    static ProcessBuilder command(Map<String, String> env, String... args) throws IOException {
+    public static ProcessBuilder command(Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", classPath(), Main.class.getName()));
         cmd.addAll(List.of(args));
@@ -44,7 +44,7 @@ final class ControllerProcess implements AutoCloseable {
     }
 
     /** Starts the controller and waits (at most a minute) until it prints its REST address. */
-    static ControllerProcess start(Map<String, String> env, String... args) throws Exception {
+    public static ControllerProcess start(Map<String, String> env, String... args) throws Exception {
         Process p = command(env, args).start();
         List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<String> url = new CompletableFuture<>();
@@ -74,7 +74,7 @@ final class ControllerProcess implements AutoCloseable {
     }
 
     /** SIGKILL: no shutdown hook, no flush, nothing the controller can do about it. */
-    void kill9() throws InterruptedException {
+    public void kill9() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }

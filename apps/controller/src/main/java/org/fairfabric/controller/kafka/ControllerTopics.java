@@ -34,6 +34,7 @@ public final class ControllerTopics {
             case EventTypes.SESSION_REMOVED:
                 return SESSIONS;
             case EventTypes.ALLOCATION_UPDATED:
+            case org.fairfabric.controller.alloc.AllocationEvents.INFEASIBLE:
                 return ALLOCATIONS;
             case EventTypes.ROUTING_GROUP_MOVED:
                 return ROUTING_GROUPS;

@@ -68,12 +68,15 @@ public final class NetworkConfig {
         public final String name;
         public final List<String> ips;
         public final Point location;
+        /** The host runs the fairfabric host shim ({@code "fairfabric": {"shim": true}}). */
+        public final boolean shim;
 
-        Host(String mac, String name, List<String> ips, Point location) {
+        Host(String mac, String name, List<String> ips, Point location, boolean shim) {
             this.mac = mac;
             this.name = name;
             this.ips = List.copyOf(ips);
             this.location = location;
+            this.shim = shim;
         }
     }
 

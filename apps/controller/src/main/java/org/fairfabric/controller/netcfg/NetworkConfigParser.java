@@ -228,9 +228,30 @@ public final class NetworkConfigParser implements NetworkConfigValidator {
                 throw new ValidationException(at + ".basic.locations[0]", loc + " carries a fabric link");
             }
             String name = basic.has("name") ? basic.get("name").asText() : mac;
-            out.add(new NetworkConfig.Host(mac, name, hostIps, loc));
+            out.add(new NetworkConfig.Host(mac, name, hostIps, loc, shim(e.getValue().get("fairfabric"), at)));
         }
         return out;
+    }
+
+    /** The app's own host config: {@code "fairfabric": {"shim": true}} when the host runs the host shim. */
+    private static boolean shim(JsonNode ff, String at) {
+        if (ff == null) {
+            return false;
+        }
+        if (!ff.isObject()) {
+            throw new ValidationException(at + ".fairfabric", "must be an object ({\"shim\": true|false})");
+        }
+        for (Iterator<String> it = ff.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!k.equals("shim")) {
+                throw new ValidationException(at + ".fairfabric." + k, "unknown field (expected shim)");
+            }
+        }
+        JsonNode v = ff.get("shim");
+        if (v == null || !v.isBoolean()) {
+            throw new ValidationException(at + ".fairfabric.shim", "must be true or false");
+        }
+        return v.booleanValue();
     }
 
     private static NetworkConfig.Point point(String text, String at, Map<String, NetworkConfig.Device> devices) {

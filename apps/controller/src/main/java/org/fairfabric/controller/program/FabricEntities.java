@@ -92,8 +92,13 @@ final class FabricEntities {
 
     /** A routing group as a selector group (id = level + 1: P4Runtime group ids start at 1). */
     Entity group(UpwardTable t, int level, List<Integer> ports) {
+        return selectorGroup(t, level + 1, ports);
+    }
+
+    /** A selector group of uplinks with an explicit group id. */
+    Entity selectorGroup(UpwardTable t, int groupId, List<Integer> ports) {
         ActionProfileGroup.Builder g = ActionProfileGroup.newBuilder().setActionProfileId(p4.actionProfileId(t.selector))
-                .setGroupId(level + 1).setMaxSize(MAX_GROUP_SIZE);
+                .setGroupId(groupId).setMaxSize(MAX_GROUP_SIZE);
         for (int port : ports) {
             g.addMembers(ActionProfileGroup.Member.newBuilder().setMemberId(port).setWeight(1));
         }
@@ -102,12 +107,17 @@ final class FabricEntities {
 
     /** The routing-group table entry: the DCN prefix (ternary), the group's priority, the group. */
     Entity groupEntry(UpwardTable t, String prefix, int prefixLength, int level, int priority) {
+        return groupEntryTo(t, prefix, prefixLength, level + 1, priority);
+    }
+
+    /** An upward table entry for a prefix (ternary) at a priority, pointing to a selector group by id. */
+    Entity groupEntryTo(UpwardTable t, String prefix, int prefixLength, int groupId, int priority) {
         long mask = prefixLength == 0 ? 0 : (0xFFFFFFFFL << (32 - prefixLength)) & 0xFFFFFFFFL;
         long value = ipv4Value(prefix) & mask;
         FieldMatch m = FieldMatch.newBuilder().setFieldId(p4.matchFieldId(t.table, "hdr.ipv4.dst_addr"))
                 .setTernary(FieldMatch.Ternary.newBuilder().setValue(P4Bytes.of(value)).setMask(P4Bytes.of(mask))).build();
         return Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(p4.tableId(t.table)).addMatch(m)
-                .setPriority(priority).setAction(TableAction.newBuilder().setActionProfileGroupId(level + 1))).build();
+                .setPriority(priority).setAction(TableAction.newBuilder().setActionProfileGroupId(groupId))).build();
     }
 
     /** The clone session that carries event reports to the CPU port. */

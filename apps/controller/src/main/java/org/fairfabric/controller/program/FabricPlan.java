@@ -4,10 +4,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.fairfabric.controller.program.FabricEntities.UpwardTable;
+import org.fairfabric.core.model.ConnectPoint;
 import org.fairfabric.core.model.Device;
 import org.fairfabric.core.model.Host;
 import org.fairfabric.core.model.Link;
@@ -27,7 +31,8 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  *     tenant hosts with any address);</li>
  * <li>upward routing groups from the core's routing-group tables (P4TE Algorithm 4): per metric,
  *     one selector group per non-empty level with its uplinks, and one entry for the DCN prefix
- *     at the level's priority (all uplinks in level 0 is ECMP);</li>
+ *     at the level's priority (all uplinks in level 0 is ECMP); below a failed downward link,
+ *     per-destination groups for the hosts the link cut off ({@link DownlinkDetours});</li>
  * <li>pinned paths: path id (VLAN id) to uplink from {@link PathEnumerator#pinnedUpPorts};</li>
  * <li>proxy ARP on switches with hosts: every host address answered with the switch's router MAC
  *     (hosts share one subnet and send everything to their switch);</li>
@@ -82,10 +87,21 @@ public final class FabricPlan {
      */
     public Map<String, List<Entity>> entities(Topology topo, Function<String, String> routerMac,
                                              Function<String, Map<Metric, List<SortedSet<Integer>>>> groups) {
+        return entities(topo, routerMac, groups, Set.of());
+    }
+
+    /**
+     * The entities of every switch, with ports reported failed: switches below a failed downward
+     * link get per-destination groups that avoid it ({@link DownlinkDetours}).
+     */
+    public Map<String, List<Entity>> entities(Topology topo, Function<String, String> routerMac,
+                                             Function<String, Map<Metric, List<SortedSet<Integer>>>> groups,
+                                             Set<ConnectPoint> failedPorts) {
         PathEnumerator paths = new PathEnumerator(topo);
+        DownlinkDetours detours = new DownlinkDetours(topo, failedPorts);
         Map<String, List<Entity>> out = new LinkedHashMap<>();
         for (Device d : topo.devices().values()) {
-            out.put(d.id(), device(topo, d, routerMac, groups.apply(d.id()), paths.pinnedUpPorts(d.id())));
+            out.put(d.id(), device(topo, d, routerMac, groups.apply(d.id()), paths.pinnedUpPorts(d.id()), detours));
         }
         return out;
     }
@@ -93,20 +109,33 @@ public final class FabricPlan {
     /** The entities of one switch (as {@link #entities} gives them, without computing the others). */
     public List<Entity> entitiesOf(Topology topo, String deviceId, Function<String, String> routerMac,
                                    Map<Metric, List<SortedSet<Integer>>> groups) {
-        return device(topo, topo.device(deviceId), routerMac, groups, new PathEnumerator(topo).pinnedUpPorts(deviceId));
+        return entitiesOf(topo, deviceId, routerMac, groups, Set.of());
+    }
+
+    /** The entities of one switch, with ports reported failed (as {@link #entities}). */
+    public List<Entity> entitiesOf(Topology topo, String deviceId, Function<String, String> routerMac,
+                                   Map<Metric, List<SortedSet<Integer>>> groups, Set<ConnectPoint> failedPorts) {
+        return device(topo, topo.device(deviceId), routerMac, groups, new PathEnumerator(topo).pinnedUpPorts(deviceId),
+                new DownlinkDetours(topo, failedPorts));
     }
 
     /**
-     * The upward routing-group entities of one switch (members, groups, their entries, queue
-     * sensing): {@link #entitiesOf} with {@code groups} is {@link #entitiesOf} with null groups
-     * followed by these, so a routing-group change recomputes only them.
+     * The routing-group entities of one switch (members, groups, their entries, queue sensing, the
+     * per-destination detours around failed ports): {@link #entitiesOf} with {@code groups} is
+     * {@link #entitiesOf} with null groups followed by these, so a routing-group change recomputes
+     * only them.
      */
-    public List<Entity> upwardEntitiesOf(Topology topo, String deviceId, Map<Metric, List<SortedSet<Integer>>> groups) {
-        return upward(topo, topo.device(deviceId), groups);
+    public List<Entity> upwardEntitiesOf(Topology topo, String deviceId, Map<Metric, List<SortedSet<Integer>>> groups,
+                                         Set<ConnectPoint> failedPorts) {
+        Device d = topo.device(deviceId);
+        List<Entity> out = upward(topo, d, groups);
+        out.addAll(detours(topo, d, groups, new DownlinkDetours(topo, failedPorts)));
+        return out;
     }
 
     private List<Entity> device(Topology topo, Device d, Function<String, String> routerMac,
-                                Map<Metric, List<SortedSet<Integer>>> groups, Map<Integer, Integer> pinned) {
+                                Map<Metric, List<SortedSet<Integer>>> groups, Map<Integer, Integer> pinned,
+                                DownlinkDetours detours) {
         String me = routerMac.apply(d.id());
         List<Entity> out = new ArrayList<>();
         out.add(entities.myStation(me));
@@ -141,6 +170,7 @@ public final class FabricPlan {
         }
         if (groups != null) {
             out.addAll(upward(topo, d, groups));
+            out.addAll(detours(topo, d, groups, detours));
         }
         return out;
     }
@@ -171,6 +201,52 @@ public final class FabricPlan {
         if (queueDelta > 0) {
             for (Link l : ups) {
                 out.add(entities.queueSensing(l.src().port(), queueDelta));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Per-destination routing groups: for the hosts of each destination whose traffic must avoid
+     * some uplinks, each level's group without those uplinks (group id (set + 1) · levels + level + 1,
+     * one set per distinct choice of avoided uplinks) and a /32 entry per host above every DCN
+     * entry (priority levels + levels − level), so the levels keep their order and an emptied
+     * level still falls through to the next.
+     */
+    private List<Entity> detours(Topology topo, Device d, Map<Metric, List<SortedSet<Integer>>> groups,
+                                 DownlinkDetours detours) {
+        SortedMap<String, SortedSet<Integer>> avoid = detours.avoid(d.id());
+        if (avoid.isEmpty()) {
+            return List.of();
+        }
+        Map<String, Set<String>> addressesByAvoided = new TreeMap<>();
+        for (Host h : topo.hosts().values()) {
+            SortedSet<Integer> ports = avoid.get(h.attachment().elementId());
+            if (ports != null) {
+                addressesByAvoided.computeIfAbsent(ports.toString(), k -> new TreeSet<>()).add(h.ip());
+            }
+        }
+        Map<String, SortedSet<Integer>> avoidedByKey = new TreeMap<>();
+        avoid.values().forEach(p -> avoidedByKey.put(p.toString(), p));
+        List<Entity> out = new ArrayList<>();
+        for (Metric m : Metric.values()) {
+            UpwardTable t = table(m);
+            List<SortedSet<Integer>> levels = groups.get(m);
+            int set = 0;
+            for (Map.Entry<String, Set<String>> e : addressesByAvoided.entrySet()) {
+                set++;
+                for (int level = 0; level < levels.size(); level++) {
+                    List<Integer> ports = new ArrayList<>(levels.get(level));
+                    ports.removeAll(avoidedByKey.get(e.getKey()));
+                    if (ports.isEmpty()) {
+                        continue;
+                    }
+                    int groupId = set * levels.size() + level + 1;
+                    out.add(entities.selectorGroup(t, groupId, ports));
+                    for (String ip : e.getValue()) {
+                        out.add(entities.groupEntryTo(t, ip, 32, groupId, 2 * levels.size() - level));
+                    }
+                }
             }
         }
         return out;

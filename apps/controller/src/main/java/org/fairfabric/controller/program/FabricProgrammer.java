@@ -66,12 +66,16 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private final java.util.concurrent.atomic.AtomicBoolean inboxTaskQueued = new java.util.concurrent.atomic.AtomicBoolean();
     /** While events are taken: the switches whose groups changed (programmed once afterwards); else null. */
     private Set<String> changedDevices;
+    /** Entries of the allocation loop (classifiers, tags, AQs) per switch, written with the forwarding plan. */
+    private volatile Map<String, List<Entity>> allocationEntities = Map.of();
     private volatile DeviceFleet fleet;
     private volatile List<LinkProber.Target> probeTargets = List.of();
     private NetworkConfig cfg;
     private Topology topo;
     private RoutingGroupService groups;
     private boolean installing;
+    /** Ports a switch reported failed (vFab), for the downward detours; programming thread only. */
+    private final Set<ConnectPoint> failedPorts = new java.util.HashSet<>();
 
     /** {@code tenantHosts} gives the tenants' hosts (read on the programming thread). */
     public FabricProgrammer(FabricPlan plan, NetworkView network, Supplier<List<HostDto>> tenantHosts) {
@@ -96,6 +100,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private void applyConfiguration(NetworkConfig newCfg, DeviceFleet newFleet) {
         pending.clear(); // hand-overs to the old fleet's agents are void
         latest.clear();
+        failedPorts.clear();
         fleet = newFleet;
         cfg = newCfg;
         topo = CoreTopology.build(newCfg, tenantHosts.get());
@@ -134,6 +139,28 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
             topo = CoreTopology.build(cfg, tenantHosts.get());
             baseEntities.clear();
             programAll();
+        });
+    }
+
+    /**
+     * The allocation loop's entries per switch (replacing the previous set): each switch whose set
+     * changed gets its forwarding plan plus these as its new intended state.
+     */
+    public void setAllocationEntities(Map<String, List<Entity>> byDevice) {
+        Map<String, List<Entity>> next = Map.copyOf(byDevice);
+        onWorker(() -> {
+            Map<String, List<Entity>> before = allocationEntities;
+            allocationEntities = next;
+            if (topo == null) {
+                return;
+            }
+            Set<String> devices = new LinkedHashSet<>(before.keySet());
+            devices.addAll(next.keySet());
+            for (String d : devices) {
+                if (topo.devices().containsKey(d) && !java.util.Objects.equals(before.get(d), next.get(d))) {
+                    program(d, plan.entitiesOf(topo, d, this::routerMac, groups.devices().contains(d) ? groups.membership(d) : null));
+                }
+            }
         });
     }
 
@@ -239,6 +266,11 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
             network.setPortUp(deviceId, port, !failed);
             topo.linkFrom(new ConnectPoint(deviceId, port)).ifPresent(l ->
                     groups.onLinkState(l.id(), failed ? LinkState.DOWN : LinkState.UP));
+            boolean changed = failed ? failedPorts.add(new ConnectPoint(deviceId, port))
+                    : failedPorts.remove(new ConnectPoint(deviceId, port));
+            if (changed) {
+                programAll(); // downward detours of the other switches (only the differences are written)
+            }
         });
     }
 
@@ -306,14 +338,14 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     private Map<String, List<Entity>> entities() {
         return plan.entities(topo, this::routerMac,
-                d -> groups.devices().contains(d) ? groups.membership(d) : null);
+                d -> groups.devices().contains(d) ? groups.membership(d) : null, failedPorts);
     }
 
     /** A switch's entities after a change of its routing groups: only the upward part is computed again. */
     private List<Entity> groupsChanged(String deviceId) {
         List<Entity> base = baseEntities.computeIfAbsent(deviceId, d -> plan.entitiesOf(topo, d, this::routerMac, null));
         List<Entity> all = new ArrayList<>(base);
-        all.addAll(plan.upwardEntitiesOf(topo, deviceId, groups.membership(deviceId)));
+        all.addAll(plan.upwardEntitiesOf(topo, deviceId, groups.membership(deviceId), failedPorts));
         return all;
     }
 
@@ -332,6 +364,12 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
     private CompletableFuture<WriteResult> program(String deviceId, List<Entity> entities) {
         if (fleet == null || !fleet.agents().containsKey(deviceId)) {
             return null;
+        }
+        List<Entity> extra = allocationEntities.get(deviceId);
+        if (extra != null) {
+            List<Entity> all = new ArrayList<>(entities);
+            all.addAll(extra);
+            entities = all;
         }
         latest.put(deviceId, entities);
         CompletableFuture<WriteResult> waiting = pending.get(deviceId);

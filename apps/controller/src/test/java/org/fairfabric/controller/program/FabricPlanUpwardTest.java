@@ -9,12 +9,14 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.fairfabric.controller.core.CoreTopology;
 import org.fairfabric.controller.netcfg.FabricConfigs;
 import org.fairfabric.controller.netcfg.NetworkConfigParser;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
+import org.fairfabric.core.model.ConnectPoint;
 import org.fairfabric.core.model.Topology;
 import org.fairfabric.core.routing.Metric;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,11 +56,21 @@ class FabricPlanUpwardTest {
                 // port 5 one level down in the queue table, port 6 two levels down in the utilisation table
                 moved(allInLevelZero(t, leaf), Metric.QUEUE_DEPTH, 5, 1),
                 moved(moved(allInLevelZero(t, leaf), Metric.LINK_UTILIZATION, 6, 2), Metric.DELAY, 8, 1));
+        // no failure, and spine1's link to leaf3 reported failed (leaf2 then detours leaf3's hosts)
+        for (Set<ConnectPoint> failed : List.of(Set.<ConnectPoint>of(), Set.of(new ConnectPoint("device:spine1", 3)))) {
+            check(t, plan, leaf, memberships, failed);
+        }
+        assertNotEquals(plan.entitiesOf(t, leaf, d -> "02:aa:00:00:00:02", memberships.get(0), Set.of()),
+                plan.entitiesOf(t, leaf, d -> "02:aa:00:00:00:02", memberships.get(0), Set.of(new ConnectPoint("device:spine1", 3))));
+    }
+
+    static void check(Topology t, FabricPlan plan, String leaf, List<Map<Metric, List<SortedSet<Integer>>>> memberships,
+                      Set<ConnectPoint> failed) {
         List<Entity> first = null;
         for (Map<Metric, List<SortedSet<Integer>>> groups : memberships) {
             List<Entity> incremental = new ArrayList<>(plan.entitiesOf(t, leaf, d -> "02:aa:00:00:00:02", null));
-            incremental.addAll(plan.upwardEntitiesOf(t, leaf, groups));
-            List<Entity> full = plan.entitiesOf(t, leaf, d -> "02:aa:00:00:00:02", groups);
+            incremental.addAll(plan.upwardEntitiesOf(t, leaf, groups, failed));
+            List<Entity> full = plan.entitiesOf(t, leaf, d -> "02:aa:00:00:00:02", groups, failed);
             assertEquals(full, incremental);
             if (first == null) {
                 first = full;

@@ -1,0 +1,73 @@
+package org.fairfabric.controller.alloc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.fairfabric.api.dto.AllocationDto;
+import org.fairfabric.api.dto.PathRateDto;
+import org.fairfabric.api.service.EventLog;
+import org.fairfabric.api.service.NetworkView;
+import p4.v1.P4RuntimeOuterClass.Entity;
+
+/**
+ * Puts each allocation in force: the REST view and {@code allocation.updated} events (REST
+ * {@code /events}, Kafka {@code ff.ctl.allocations.v1}), the switches' classifier, tag and AQ entries
+ * (handed to the fabric programmer, which writes them through each switch's ordered queue and
+ * intended state), and the shims' rates tables. A round whose guarantees cannot be met becomes an
+ * {@code allocation.infeasible} event naming the bottleneck links.
+ */
+public final class AllocationApplier implements AllocationListener {
+    private final NetworkView network;
+    private final EventLog events;
+    private final AqPlanner aqs;
+    private final AllocationDataPlane dataPlane;
+    private final Consumer<Map<String, List<Entity>>> switches;
+    private final RatesPublisher rates;
+
+    /**
+     * @param dataPlane null when the pipeline has no allocation tables (then {@code aqs} and
+     *                  {@code switches} are unused)
+     * @param rates     null without Kafka
+     */
+    public AllocationApplier(NetworkView network, EventLog events, AqPlanner aqs, AllocationDataPlane dataPlane,
+                             Consumer<Map<String, List<Entity>>> switches, RatesPublisher rates) {
+        this.network = network;
+        this.events = events;
+        this.aqs = aqs;
+        this.dataPlane = dataPlane;
+        this.switches = switches;
+        this.rates = rates;
+    }
+
+    @Override
+    public void allocated(AllocationResult r) {
+        network.publishAllocations(dtos(r));
+        if (dataPlane != null) {
+            switches.accept(dataPlane.entities(r, aqs.apply(r)));
+        }
+        if (rates != null) {
+            rates.publish(r);
+        }
+    }
+
+    @Override
+    public void infeasible(long round, String message, List<String> bottlenecks) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("round", round);
+        detail.put("bottleneckLinks", List.copyOf(bottlenecks));
+        detail.put("message", message);
+        events.emit(AllocationEvents.INFEASIBLE, AllocationEvents.SUBJECT, detail);
+    }
+
+    static List<AllocationDto> dtos(AllocationResult r) {
+        List<AllocationDto> out = new ArrayList<>();
+        for (SessionAllocation s : r.sessions()) {
+            List<PathRateDto> paths = new ArrayList<>();
+            s.paths().forEach(p -> paths.add(new PathRateDto(p.pathId(), p.devices(), p.rateBps())));
+            out.add(new AllocationDto(s.session().id, s.session().tenantId, s.totalBps(), paths, r.computedAt()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,156 @@
+package org.fairfabric.controller.alloc;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.fairfabric.core.allocator.Allocation;
+import org.fairfabric.core.allocator.ExactAllocator;
+import org.fairfabric.core.allocator.InfeasibleProblemException;
+import org.fairfabric.core.allocator.WarmStart;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The allocation loop: every change that matters (sessions, tenants' weights and guarantees, hosts,
+ * link state, configuration) calls {@link #changed}, which only (re)arms a timer; the round runs
+ * on the scheduler's thread once no change has come for {@code quietMillis}, or at the latest
+ * {@code maxDelayMillis} after the first change of a burst. So a burst of REST calls costs one
+ * solve, and no solve runs on a request thread. A round takes a snapshot of the inputs, builds the
+ * problem ({@link ProblemAdapter}), solves it with {@link ExactAllocator} from the previous
+ * round's warm start, and hands the result on. When the guarantees cannot be met, the previous
+ * allocation stays in force and the listener hears which links are the bottleneck.
+ */
+public final class AllocationLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(AllocationLoop.class);
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]+)\"");
+
+    private final Supplier<AllocationInputs> inputs;
+    private final AllocationListener listener;
+    private final Scheduler scheduler;
+    private final ExactAllocator allocator;
+    private final long quietMillis;
+    private final long maxDelayMillis;
+
+    private Scheduler.Cancellable armed;
+    private long burstStart = -1;
+    private boolean closed;
+
+    // owned by the scheduler's thread
+    private WarmStart warm;
+    private long rounds;
+    private volatile long solves;
+    private volatile AllocationResult current;
+
+    public AllocationLoop(Supplier<AllocationInputs> inputs, AllocationListener listener, Scheduler scheduler,
+                          ExactAllocator allocator, long quietMillis, long maxDelayMillis) {
+        if (quietMillis < 0 || maxDelayMillis < quietMillis) {
+            throw new IllegalArgumentException("need 0 <= quiet <= max delay, got " + quietMillis + ", " + maxDelayMillis);
+        }
+        this.inputs = inputs;
+        this.listener = listener;
+        this.scheduler = scheduler;
+        this.allocator = allocator;
+        this.quietMillis = quietMillis;
+        this.maxDelayMillis = maxDelayMillis;
+    }
+
+    /** Something the allocation depends on changed; cheap, callable from any thread. */
+    public synchronized void changed(String why) {
+        if (closed) {
+            return;
+        }
+        LOG.debug("allocation input changed: {}", why);
+        long now = scheduler.nowMillis();
+        if (burstStart < 0) {
+            burstStart = now;
+        }
+        long due = Math.min(now + quietMillis, burstStart + maxDelayMillis);
+        if (armed != null) {
+            armed.cancel();
+        }
+        armed = scheduler.schedule(this::round, Math.max(0, due - now));
+    }
+
+    /** The allocation in force (null before the first round). */
+    public AllocationResult current() {
+        return current;
+    }
+
+    /** Rounds that ran the allocator so far. */
+    public long solves() {
+        return solves;
+    }
+
+    public synchronized void close() {
+        closed = true;
+        if (armed != null) {
+            armed.cancel();
+        }
+    }
+
+    private void round() {
+        synchronized (this) {
+            armed = null;
+            burstStart = -1;
+            if (closed) {
+                return;
+            }
+        }
+        try {
+            AllocationInputs in = inputs.get();
+            if (in == null) {
+                return; // no network configuration yet
+            }
+            long round = ++rounds;
+            AllocationModel model = ProblemAdapter.build(in);
+            String now = Instant.ofEpochMilli(scheduler.nowMillis()).toString();
+            AllocationResult result;
+            if (model.problem() == null) {
+                result = AllocationResult.empty(round, now, model);
+            } else {
+                solves++;
+                Allocation a;
+                long t0 = System.nanoTime();
+                boolean warmStarted = warm != null;
+                try {
+                    a = allocator.solve(model.problem(), warm);
+                } catch (InfeasibleProblemException e) {
+                    List<String> links = bottlenecks(e.getMessage());
+                    LOG.warn("allocation round {}: {}; the previous allocation stays in force", round, e.getMessage());
+                    listener.infeasible(round, e.getMessage(), links);
+                    return;
+                }
+                warm = a.warmStart();
+                LOG.info("allocation round {}: {} sessions, {} paths, {} links solved in {} ms ({} iterations, {}, gap {})",
+                        round, model.problem().sessionCount(), model.problem().pathCount(), model.problem().linkCount(),
+                        String.format("%.1f", (System.nanoTime() - t0) / 1e6), a.iterations(), warmStarted ? "warm start" : "cold start",
+                        String.format("%.1e", a.relativeGap()));
+                if (!a.converged()) {
+                    LOG.warn("allocation round {}: not converged (relative gap {}); using the best iterate", round, a.relativeGap());
+                }
+                result = AllocationResult.of(round, now, model, a);
+            }
+            current = result;
+            listener.allocated(result);
+        } catch (RuntimeException e) {
+            LOG.error("allocation round {} failed; the previous allocation stays in force", rounds, e);
+        }
+    }
+
+    /** The link ids an {@link InfeasibleProblemException}'s message names ("bottleneck links include "a", "b""). */
+    static List<String> bottlenecks(String message) {
+        List<String> out = new ArrayList<>();
+        int at = message == null ? -1 : message.indexOf("bottleneck links");
+        if (at < 0) {
+            return out;
+        }
+        Matcher m = QUOTED.matcher(message.substring(at));
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+}

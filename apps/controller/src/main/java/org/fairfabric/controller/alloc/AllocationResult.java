@@ -1,0 +1,46 @@
+package org.fairfabric.controller.alloc;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fairfabric.core.allocator.Allocation;
+import org.fairfabric.core.model.Path;
+
+/**
+ * One allocation round's answer, per session (problem sessions first, in problem order, then the
+ * unroutable ones with rate 0), with the model it was computed on.
+ *
+ * @param round       1, 2, … per controller run
+ * @param computedAt  ISO-8601 instant
+ * @param iterations  interior-point iterations (0 when there was nothing to solve)
+ * @param relativeGap the allocator's certified relative duality gap (0 when there was nothing to solve)
+ */
+public record AllocationResult(long round, String computedAt, List<SessionAllocation> sessions, int iterations,
+                               double relativeGap, AllocationModel model) {
+    public AllocationResult {
+        sessions = List.copyOf(sessions);
+    }
+
+    /** Reads the allocator's answer back onto the model's sessions and paths. */
+    public static AllocationResult of(long round, String computedAt, AllocationModel model, Allocation allocation) {
+        List<SessionAllocation> out = new ArrayList<>();
+        for (int i = 0; i < model.sessions().size(); i++) {
+            List<Path> paths = model.paths().get(i);
+            int first = allocation.problem().firstPath(i);
+            List<PathAllocation> rates = new ArrayList<>();
+            for (int j = 0; j < paths.size(); j++) {
+                Path p = paths.get(j);
+                rates.add(new PathAllocation(p.id(), p.devices(), allocation.pathRate(first + j)));
+            }
+            out.add(new SessionAllocation(model.sessions().get(i), allocation.sessionRate(i), rates));
+        }
+        model.unroutable().forEach(s -> out.add(new SessionAllocation(s, 0, List.of())));
+        return new AllocationResult(round, computedAt, out, allocation.iterations(), allocation.relativeGap(), model);
+    }
+
+    /** A round with no routable session: every session (if any) unroutable at rate 0. */
+    public static AllocationResult empty(long round, String computedAt, AllocationModel model) {
+        List<SessionAllocation> out = new ArrayList<>();
+        model.unroutable().forEach(s -> out.add(new SessionAllocation(s, 0, List.of())));
+        return new AllocationResult(round, computedAt, out, 0, 0, model);
+    }
+}
