@@ -1,6 +1,6 @@
 # summary: P4TE loop latency p50/p99 per stage: queue-depth event packet-in to the routing-group writes' answer (Mininet leaf-spine, or --local: controller + one p4switch)
 # Sourced by ./fairfabric bench. Usage:
-#   ./fairfabric bench p4te [SECONDS] [--prefix P]   leaf-spine in Mininet, SECONDS (default 5) of on/off UDP bursts
+#   ./fairfabric bench p4te [SECONDS] [--prefix P]   leaf-spine in Mininet, SECONDS (default 10) of on/off UDP bursts
 #   ./fairfabric bench p4te --local [SAMPLES]         the controller in one JVM against one p4switch (leaf1), no Mininet
 # Both print the loop's p50/p99 and where the time goes; docs/controller.md defines what is measured.
 # The local run's JVM runs C1 only, as the controller does (FF_P4TE_JAVA_OPTS replaces that).
@@ -72,7 +72,7 @@ ff_p4te_main() {
         ff_p4te_local "${prefix:-cl}" "${positional[0]:-400}"
     else
         (cd "$FF_ROOT/mininet" && "$FF_VENV/bin/python" -m fairfabric_mn.p4te_bench \
-            --seconds "${positional[0]:-5}" --prefix "${prefix:-fb}")
+            --seconds "${positional[0]:-10}" --prefix "${prefix:-fb}")
     fi
 }
 ff_p4te_main "$@"
