@@ -21,6 +21,9 @@ CLASSES = os.path.join(ROOT, "apps", "controller", "target", "classes")
 CLASSPATH_FILE = os.path.join(ROOT, "apps", "controller", "target", "runtime-classpath.txt")
 P4INFO = os.path.join(ROOT, "pipeconfs", "p4", "p4info.txt")
 PROGRAM = os.path.join(ROOT, "pipeconfs", "p4", "fabric.p4")
+# C1 only: on a few shared cores, C2's background compilation competes with the P4TE loop for
+# seconds after start (docs/controller.md, "P4TE loop latency"; p50 18-51 ms -> 3-7 ms measured).
+JVM_OPTIONS = ["-XX:TieredStopAtLevel=1"]
 
 
 def classpath():
@@ -62,7 +65,7 @@ class ControllerProcess:
             f.write(self.token)
         if not os.path.exists(self.device_config):
             bundle(self.device_config)
-        cmd = ["java", "-cp", classpath(), "org.fairfabric.controller.Main", "--data-dir", self.data_dir,
+        cmd = ["java"] + JVM_OPTIONS + ["-cp", classpath(), "org.fairfabric.controller.Main", "--data-dir", self.data_dir,
                "--netcfg", self.netcfg_path, "--http-port", str(self.http_port), "--token-file", self.token_file,
                "--p4info", P4INFO, "--p4-device-config", self.device_config]
         if self.kafka:

@@ -183,11 +183,15 @@ func (a *arbiter) isPrimaryClient(c *client) bool {
 // sendToPrimaries queues a message to the primary of every role; it
 // reports whether any primary took it.
 func (a *arbiter) sendToPrimaries(m *p4v1.StreamMessageResponse) bool {
+	return a.sendOutToPrimaries(outgoing{m: m})
+}
+
+func (a *arbiter) sendOutToPrimaries(o outgoing) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	sent := false
 	for _, r := range a.roles {
-		if r.primary != nil && r.primary.trySend(m) {
+		if r.primary != nil && r.primary.trySendOut(o) {
 			sent = true
 		}
 	}

@@ -149,11 +149,11 @@ func FuzzWriteUpdate(f *testing.F) {
 // nopSwitch is a data plane that drops everything.
 type nopSwitch struct{}
 
-func (nopSwitch) SetPipeline(target.Pipeline) error { return nil }
-func (nopSwitch) InjectFromCPU([]byte) error        { return nil }
-func (nopSwitch) OnPacketIn(func([]byte))           {}
-func (nopSwitch) OnDigest(func([]target.Digest))    {}
-func (nopSwitch) CPUPort() uint32                   { return testCPU }
+func (nopSwitch) SetPipeline(target.Pipeline) error  { return nil }
+func (nopSwitch) InjectFromCPU([]byte) error         { return nil }
+func (nopSwitch) OnPacketIn(func([]byte, time.Time)) {}
+func (nopSwitch) OnDigest(func([]target.Digest))     {}
+func (nopSwitch) CPUPort() uint32                    { return testCPU }
 
 // rawMessage and rawCodec send bytes to a gRPC method unencoded.
 type rawMessage []byte

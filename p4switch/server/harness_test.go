@@ -70,7 +70,7 @@ func newHarness(t testing.TB, loader target.Loader) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(64 << 20))
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(64<<20), grpc.UnaryInterceptor(h.srv.TimeWrites))
 	h.srv.Register(g)
 	go g.Serve(lis)
 	conn, err := grpc.Dial(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()),

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"math/big"
+	"time"
 
 	p4configv1 "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -120,9 +121,12 @@ func (s *Server) packetOut(p *p4v1.PacketOut) error {
 	return nil
 }
 
-// packetIn turns a frame the pipeline sent to the CPU port into a PacketIn
-// for the primary clients. It runs on the switch's pipeline goroutine.
-func (s *Server) packetIn(frame []byte) {
+// packetIn turns a frame the pipeline sent to the CPU port (made at the
+// time given) into a PacketIn for the primary clients. It runs on the
+// switch's pipeline goroutine.
+func (s *Server) packetIn(frame []byte, made time.Time) {
+	times := &packetInTimes{made: made, taken: time.Now()}
+	s.Latencies.PacketInMade.Record(times.taken.Sub(made))
 	l := s.cur.Load()
 	if l == nil {
 		return
@@ -136,7 +140,8 @@ func (s *Server) packetIn(frame []byte) {
 		}
 		pin.Metadata, pin.Payload = md, append([]byte(nil), payload...)
 	}
-	if !s.arb.sendToPrimaries(&p4v1.StreamMessageResponse{Update: &p4v1.StreamMessageResponse_Packet{Packet: pin}}) {
+	m := &p4v1.StreamMessageResponse{Update: &p4v1.StreamMessageResponse_Packet{Packet: pin}}
+	if !s.arb.sendOutToPrimaries(outgoing{m: m, pin: times}) {
 		s.PacketInDrops.Add(1)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	p4configv1 "github.com/p4lang/p4runtime/go/p4/config/v1"
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
@@ -31,7 +32,7 @@ const DefaultMaxBatch = 100_000
 type Switch interface {
 	SetPipeline(target.Pipeline) error
 	InjectFromCPU(frame []byte) error
-	OnPacketIn(func(frame []byte))
+	OnPacketIn(func(frame []byte, made time.Time))
 	OnDigest(func([]target.Digest))
 	CPUPort() uint32
 }
@@ -63,6 +64,9 @@ type Server struct {
 
 	// PacketInDrops counts packet-ins that no primary client could take.
 	PacketInDrops atomic.Uint64
+	// Latencies are the switch's stages of the P4TE loop (packet-ins and
+	// Write calls), for the loop benchmarks.
+	Latencies LoopLatencies
 }
 
 // loaded is one verified pipeline with what the server derives from it.

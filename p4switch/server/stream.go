@@ -4,12 +4,17 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"time"
 
 	p4v1 "github.com/p4lang/p4runtime/go/p4/v1"
 	rpcstatus "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
+
+// latePacketIn is how long a packet-in may take from the server to the
+// stream before it is logged (the P4TE loop's whole budget is 5 ms).
+const latePacketIn = 100 * time.Millisecond
 
 // sendQueue is how many messages may wait for a slow client before
 // packet-ins and digests to it are dropped.
@@ -18,7 +23,7 @@ const sendQueue = 4096
 // client is one StreamChannel. Fields other than the queue are guarded by
 // the arbiter's mutex.
 type client struct {
-	out  chan *p4v1.StreamMessageResponse
+	out  chan outgoing
 	done chan struct{}
 	once sync.Once
 	// gone is closed once the client's side of the stream has ended
@@ -33,10 +38,26 @@ type client struct {
 	election    electionID
 }
 
+// outgoing is a message waiting for the client's sender; a packet-in has
+// the times its latency is measured from.
+type outgoing struct {
+	m   *p4v1.StreamMessageResponse
+	pin *packetInTimes // nil for other messages
+}
+
+// packetInTimes: when the pipeline made a packet-in and when the server took it.
+type packetInTimes struct {
+	made, taken time.Time
+}
+
 // trySend queues m unless the client's queue is full.
 func (c *client) trySend(m *p4v1.StreamMessageResponse) bool {
+	return c.trySendOut(outgoing{m: m})
+}
+
+func (c *client) trySendOut(o outgoing) bool {
 	select {
-	case c.out <- m:
+	case c.out <- o:
 		return true
 	case <-c.done:
 	default:
@@ -83,7 +104,7 @@ func streamError(code codes.Code, msg string, other *p4v1.StreamMessageRequest) 
 }
 
 func (s *Server) StreamChannel(stream p4v1.P4Runtime_StreamChannelServer) error {
-	c := &client{out: make(chan *p4v1.StreamMessageResponse, sendQueue), done: make(chan struct{}), gone: make(chan struct{})}
+	c := &client{out: make(chan outgoing, sendQueue), done: make(chan struct{}), gone: make(chan struct{})}
 	defer c.markGone()
 	defer s.arb.leave(c)
 	defer c.close()
@@ -92,11 +113,18 @@ func (s *Server) StreamChannel(stream p4v1.P4Runtime_StreamChannelServer) error 
 	go func() {
 		for {
 			select {
-			case m := <-c.out:
-				if err := stream.Send(m); err != nil {
+			case o := <-c.out:
+				if err := stream.Send(o.m); err != nil {
 					sendErr <- err
 					c.close()
 					return
+				}
+				if o.pin != nil {
+					late := time.Since(o.pin.taken)
+					s.Latencies.PacketInSent.Record(late)
+					if late > latePacketIn {
+						s.log.Warn("packet-in sent late", "after", late)
+					}
 				}
 			case <-c.done:
 				return

@@ -58,7 +58,7 @@ type Switch struct {
 	wg      sync.WaitGroup
 	stopped atomic.Bool
 
-	onPacketIn atomic.Pointer[func([]byte)]
+	onPacketIn atomic.Pointer[func([]byte, time.Time)]
 	onDigest   atomic.Pointer[func([]target.Digest)]
 
 	Counters Counters
@@ -160,9 +160,11 @@ func (s *Switch) CPUPort() uint32 { return s.cfg.CPUPort }
 func (s *Switch) Now() time.Duration { return time.Since(s.start) }
 
 // OnPacketIn sets the function that receives frames the pipeline sends to
-// the CPU port (still carrying the packet_in header). It runs on the
-// pipeline goroutine and must not block.
-func (s *Switch) OnPacketIn(f func(frame []byte)) { s.onPacketIn.Store(&f) }
+// the CPU port (still carrying the packet_in header) and when they were
+// made: when they entered the CPU port's queue (for a clone, when the
+// pipeline cloned the packet). It runs on the pipeline goroutine and must
+// not block.
+func (s *Switch) OnPacketIn(f func(frame []byte, made time.Time)) { s.onPacketIn.Store(&f) }
 
 // OnDigest sets the function that receives digests; it must not block.
 func (s *Switch) OnDigest(f func([]target.Digest)) { s.onDigest.Store(&f) }
@@ -448,7 +450,7 @@ func (s *Switch) drain(recirc []target.Recirculation) []target.Recirculation {
 			continue
 		}
 		res := s.pipe.Egress(q, meta)
-		s.handleEgress(res, now)
+		s.handleEgress(res, now, meta.EnqTimestamp)
 		for _, r := range res.Recirc {
 			if len(recirc) >= maxRecirc {
 				s.Counters.RecircDrops.Add(1)
@@ -568,7 +570,7 @@ func (s *Switch) ingress(a target.Arrival) {
 	s.digests(res.Digests)
 }
 
-func (s *Switch) handleEgress(res target.EgressResult, now time.Duration) {
+func (s *Switch) handleEgress(res target.EgressResult, now, enqueued time.Duration) {
 	for _, q := range res.Queued {
 		s.tm.Enqueue(q, now)
 	}
@@ -580,7 +582,7 @@ func (s *Switch) handleEgress(res target.EgressResult, now time.Duration) {
 	if out.Port == s.cfg.CPUPort && s.cfg.CPUPort != 0 {
 		s.Counters.PacketIns.Add(1)
 		if f := s.onPacketIn.Load(); f != nil {
-			(*f)(out.Data)
+			(*f)(out.Data, s.start.Add(enqueued))
 		}
 		return
 	}

@@ -196,7 +196,7 @@ func runCmd(args []string) int {
 		closeAll()
 		return fail("gRPC listen: %v", err)
 	}
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(256 << 20))
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.UnaryInterceptor(srv.TimeWrites))
 	srv.Register(g)
 	var admin *http.Server
 	if *adminAddr != "" {
@@ -248,6 +248,11 @@ func runCmd(args []string) int {
 	}
 	srv.Close()
 	s.Stop()
+	if srv.Latencies.PacketInMade.Count() > 0 || srv.Latencies.WriteHandled.Count() > 0 {
+		for _, line := range srv.Latencies.Lines() {
+			log.Info("P4TE stage " + line)
+		}
+	}
 	return 0
 }
 

@@ -110,12 +110,12 @@ public final class Controller implements AutoCloseable {
             AllocationService alloc = allocation;
             ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
                     ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
-            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet) -> {
+            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet, received) -> {
                 if (arp != null) {
                     arp.onPacketIn(device, packet);
                 }
                 if (feedback != null) {
-                    feedback.onPacketIn(device, packet);
+                    feedback.onPacketIn(device, packet, received);
                 }
             }, (cfg, fleet) -> {
                 current.set(cfg);
@@ -204,7 +204,7 @@ public final class Controller implements AutoCloseable {
     }
 
     /** Devices start unavailable until their P4Runtime session is up; links start up. */
-    static void resetTopology(NetworkView network, NetworkConfig cfg) {
+    public static void resetTopology(NetworkView network, NetworkConfig cfg) {
         List<DeviceDto> devices = new ArrayList<>();
         cfg.devices.values().forEach(d -> devices.add(new DeviceDto(d.id, d.role, d.address.toString(), false)));
         List<LinkDto> links = new ArrayList<>();

@@ -8,8 +8,8 @@ import java.util.function.Supplier;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.p4rt.DeviceFleet;
+import org.fairfabric.controller.p4rt.PacketInListener;
 import org.fairfabric.controller.p4rt.PipelineFiles;
-import p4.v1.P4RuntimeOuterClass.PacketIn;
 import p4.v1.P4RuntimeOuterClass.Uint128;
 
 /** Keeps the topology view and the P4Runtime connections in step with the network configuration. */
@@ -17,7 +17,7 @@ final class Devices implements AutoCloseable {
     private final NetworkView network;
     private final PipelineFiles pipeline;
     private final Uint128 electionId;
-    private final BiConsumer<String, PacketIn> packets;
+    private final PacketInListener packets;
     private final BiConsumer<NetworkConfig, DeviceFleet> applied;
     private final ExecutorService applier = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "netcfg-apply");
@@ -27,11 +27,11 @@ final class Devices implements AutoCloseable {
     private DeviceFleet fleet;
 
     /**
-     * {@code packets} hears every packet-in (device id, packet); {@code applied} every configuration
+     * {@code packets} hears every packet-in (device id, packet, when it arrived); {@code applied} every configuration
      * put in force with its new fleet, before the fleet connects (what it writes then is there when
      * the switches are first reconciled).
      */
-    Devices(NetworkView network, PipelineFiles pipeline, Uint128 electionId, BiConsumer<String, PacketIn> packets,
+    Devices(NetworkView network, PipelineFiles pipeline, Uint128 electionId, PacketInListener packets,
             BiConsumer<NetworkConfig, DeviceFleet> applied) {
         this.network = network;
         this.pipeline = pipeline;

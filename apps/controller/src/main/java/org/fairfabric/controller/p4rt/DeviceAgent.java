@@ -54,6 +54,11 @@ public final class DeviceAgent implements AutoCloseable {
     private final int maxBatch;
     private final ScheduledExecutorService queue;
     private final IntendedState intended = new IntendedState();
+    /**
+     * The keys of the entities the last converge wanted, by identity: callers that hand the same
+     * entity objects again (everything but what changed) do not pay for their keys again.
+     */
+    private java.util.IdentityHashMap<Entity, ByteString> wantedKeys = new java.util.IdentityHashMap<>();
     private volatile P4RuntimeSession session;
     private long generation;
     private long backoffMs = MIN_BACKOFF_MS;
@@ -112,7 +117,7 @@ public final class DeviceAgent implements AutoCloseable {
     /** Writes a batch in order; each update gets its own result. */
     public CompletableFuture<WriteResult> write(List<Update> updates) {
         List<Update> copy = List.copyOf(updates);
-        return onQueue(() -> doWrite(copy));
+        return onQueue(() -> doWrite(System.nanoTime(), copy));
     }
 
     /**
@@ -134,7 +139,17 @@ public final class DeviceAgent implements AutoCloseable {
      * latest state instead of every intermediate one.
      */
     public CompletableFuture<WriteResult> converge(java.util.function.Supplier<? extends java.util.Collection<Entity>> desired) {
-        return onQueue(() -> doWrite(Reconciler.converge(List.copyOf(desired.get()), intended.entities())));
+        return onQueue(() -> {
+            long started = System.nanoTime();
+            List<Entity> want = List.copyOf(desired.get());
+            java.util.IdentityHashMap<Entity, ByteString> keys = new java.util.IdentityHashMap<>(want.size() * 2);
+            List<Update> delta = Reconciler.converge(want, intended.byKey(), e -> keys.computeIfAbsent(e, k -> {
+                ByteString known = wantedKeys.get(k);
+                return known != null ? known : EntityKey.of(k);
+            }));
+            wantedKeys = keys;
+            return doWrite(started, delta);
+        });
     }
 
     /** Reads from the switch (not from the intended state); fails when the device is not ready. */
@@ -179,7 +194,7 @@ public final class DeviceAgent implements AutoCloseable {
         return f;
     }
 
-    private WriteResult doWrite(List<Update> updates) {
+    private WriteResult doWrite(long started, List<Update> updates) {
         UpdateResult[] results = new UpdateResult[updates.size()];
         IntendedState.Undo[] undos = new IntendedState.Undo[updates.size()];
         List<Integer> toSend = new ArrayList<>();
@@ -200,8 +215,10 @@ public final class DeviceAgent implements AutoCloseable {
                 results[i] = undos[i] != null ? UpdateResult.OK
                         : new UpdateResult(io.grpc.Status.Code.UNAVAILABLE, name + " is not connected");
             }
-            return new WriteResult(List.of(results), true);
+            long now = System.nanoTime();
+            return new WriteResult(List.of(results), true, new WriteTiming(started, now, now));
         }
+        long sent = System.nanoTime();
         try {
             for (int from = 0; from < toSend.size(); from += maxBatch) {
                 List<Integer> chunk = toSend.subList(from, Math.min(toSend.size(), from + maxBatch));
@@ -221,14 +238,15 @@ public final class DeviceAgent implements AutoCloseable {
                     results[i] = UpdateResult.OK;
                 }
             }
-            return new WriteResult(List.of(results), true);
+            return new WriteResult(List.of(results), true, new WriteTiming(started, sent, System.nanoTime()));
         }
+        long answered = System.nanoTime();
         for (int i = updates.size() - 1; i >= 0; i--) {
             if (!results[i].ok() && undos[i] != null) {
                 intended.undo(undos[i]);
             }
         }
-        return new WriteResult(List.of(results), false);
+        return new WriteResult(List.of(results), false, new WriteTiming(started, sent, answered));
     }
 
     // ---- connection and reconciliation, all on the queue thread
@@ -241,8 +259,8 @@ public final class DeviceAgent implements AutoCloseable {
         channel.resetConnectBackoff();
         P4RuntimeSession s = new P4RuntimeSession(channel, deviceId, electionId, new StreamHandler() {
             @Override
-            public void onPacketIn(PacketIn packet) {
-                listener.onPacketIn(packet);
+            public void onPacketIn(PacketIn packet, long receivedNanos) {
+                listener.onPacketIn(packet, receivedNanos);
             }
 
             @Override

@@ -27,7 +27,7 @@ public final class DeviceFleet implements AutoCloseable {
      * (device id, ready) changes; {@code pipeline} (may be null) is set on every agent.
      */
     public DeviceFleet(NetworkConfig cfg, Uint128 electionId, PipelineFiles pipeline, BiConsumer<String, Boolean> readiness,
-                       BiConsumer<String, PacketIn> packets) {
+                       PacketInListener packets) {
         for (NetworkConfig.Device d : cfg.devices.values()) {
             ManagedChannel ch = NettyChannelBuilder.forAddress(d.address.host, d.address.port).usePlaintext()
                     .maxInboundMessageSize(MAX_MESSAGE_BYTES).build();
@@ -38,8 +38,8 @@ public final class DeviceFleet implements AutoCloseable {
                 }
 
                 @Override
-                public void onPacketIn(PacketIn packet) {
-                    packets.accept(d.id, packet);
+                public void onPacketIn(PacketIn packet, long receivedNanos) {
+                    packets.onPacketIn(d.id, packet, receivedNanos);
                 }
             }, DeviceAgent.DEFAULT_MAX_BATCH);
             if (pipeline != null) {

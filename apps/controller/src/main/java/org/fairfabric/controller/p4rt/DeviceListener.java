@@ -9,7 +9,8 @@ public interface DeviceListener {
     default void onReady(boolean ready) {
     }
 
-    default void onPacketIn(PacketIn packet) {
+    /** A packet-in; {@code receivedNanos} is when the stream delivered it ({@link System#nanoTime}). */
+    default void onPacketIn(PacketIn packet, long receivedNanos) {
     }
 
     /** A digest list; the agent acknowledges it after this returns. */

@@ -43,6 +43,11 @@ final class IntendedState {
         return new ArrayList<>(entities.values());
     }
 
+    /** The entities by key (a read-only view: it changes as updates apply). */
+    Map<ByteString, Entity> byKey() {
+        return java.util.Collections.unmodifiableMap(entities);
+    }
+
     int size() {
         return entities.size();
     }

@@ -56,6 +56,7 @@ final class P4RuntimeSession {
         requests = async.streamChannel(new StreamObserver<>() {
             @Override
             public void onNext(StreamMessageResponse m) {
+                long received = System.nanoTime();
                 switch (m.getUpdateCase()) {
                     case ARBITRATION:
                         MasterArbitrationUpdate a = m.getArbitration();
@@ -67,7 +68,7 @@ final class P4RuntimeSession {
                         }
                         break;
                     case PACKET:
-                        handler.onPacketIn(m.getPacket());
+                        handler.onPacketIn(m.getPacket(), received);
                         break;
                     case DIGEST:
                         handler.onDigest(m.getDigest());

@@ -76,20 +76,30 @@ final class Reconciler {
         for (Entity e : have) {
             held.put(EntityKey.of(e), e);
         }
+        return converge(want, held, EntityKey::of);
+    }
+
+    /**
+     * As {@link #converge(Collection, Collection)}, with what is held already by key and the keys of
+     * the wanted entities from {@code keyOf} (which may remember them): a caller that wants mostly
+     * the entities it wanted last time pays for the difference, not for the whole state.
+     */
+    static List<Update> converge(Collection<Entity> want, Map<ByteString, Entity> held, java.util.function.Function<Entity, ByteString> keyOf) {
         Map<ByteString, Entity> wanted = new java.util.LinkedHashMap<>();
         for (Entity e : want) {
-            if (wanted.put(EntityKey.of(e), e) != null) {
+            if (wanted.put(keyOf.apply(e), e) != null) {
                 throw new IllegalArgumentException("the same entity twice: " + e);
             }
         }
-        List<Entity> ordered = new ArrayList<>(wanted.values());
-        ordered.sort(Comparator.comparingInt(EntityKey::insertRank));
+        List<Map.Entry<ByteString, Entity>> ordered = new ArrayList<>(wanted.entrySet());
+        ordered.sort(Comparator.comparingInt(w -> EntityKey.insertRank(w.getValue())));
         List<Update> out = new ArrayList<>();
-        for (Entity e : ordered) {
-            Entity current = held.get(EntityKey.of(e));
+        for (Map.Entry<ByteString, Entity> w : ordered) {
+            Entity e = w.getValue();
+            Entity current = held.get(w.getKey());
             if (current == null) {
                 out.add(update(EntityKey.modifyOnly(e) || isDefaultEntry(e) ? Update.Type.MODIFY : Update.Type.INSERT, e));
-            } else if (!normal(current).equals(normal(e))) {
+            } else if (current != e && !current.equals(e) && !normal(current).equals(normal(e))) {
                 out.add(update(Update.Type.MODIFY, e));
             }
         }

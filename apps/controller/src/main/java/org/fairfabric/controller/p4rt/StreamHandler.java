@@ -5,7 +5,8 @@ import p4.v1.P4RuntimeOuterClass.PacketIn;
 
 /** What arrives on a P4Runtime stream besides arbitration. Called on gRPC threads. */
 interface StreamHandler {
-    void onPacketIn(PacketIn packet);
+    /** A packet-in; {@code receivedNanos} is when the stream delivered it ({@link System#nanoTime}). */
+    void onPacketIn(PacketIn packet, long receivedNanos);
 
     void onDigest(DigestList digest);
 

@@ -10,10 +10,17 @@ import java.util.List;
 public final class WriteResult {
     public final List<UpdateResult> results;
     public final boolean deferred;
+    /** When the write went through the device's queue and to the switch (null for results made elsewhere). */
+    public final WriteTiming timing;
 
     public WriteResult(List<UpdateResult> results, boolean deferred) {
+        this(results, deferred, null);
+    }
+
+    public WriteResult(List<UpdateResult> results, boolean deferred, WriteTiming timing) {
         this.results = List.copyOf(results);
         this.deferred = deferred;
+        this.timing = timing;
     }
 
     public boolean allOk() {

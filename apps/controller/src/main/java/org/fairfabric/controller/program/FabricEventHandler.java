@@ -2,7 +2,6 @@ package org.fairfabric.controller.program;
 
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.Consumer;
 import org.fairfabric.controller.p4rt.PacketIo;
 import org.fairfabric.core.routing.Metric;
 import org.fairfabric.core.routing.MetricEvent;
@@ -19,26 +18,34 @@ public final class FabricEventHandler {
     static final long REASON_EVENT = 2;
     static final int METRIC_LINK_FAILURE = 4;
 
+    /** Hears the metric events, with when their packet-in arrived ({@link System#nanoTime}). */
+    public interface MetricEventSink {
+        void onMetricEvent(MetricEvent event, long receivedNanos);
+    }
+
     /** A switch decided that one of its ports failed or recovered. */
     public interface PortFailureListener {
         void onPortFailure(String deviceId, int port, boolean failed);
     }
 
     private final PacketIo io;
-    private final Consumer<MetricEvent> sink;
+    private final MetricEventSink sink;
     private final PortFailureListener failures;
 
-    public FabricEventHandler(PacketIo io, Consumer<MetricEvent> sink, PortFailureListener failures) {
+    public FabricEventHandler(PacketIo io, MetricEventSink sink, PortFailureListener failures) {
         this.io = io;
         this.sink = sink;
         this.failures = failures;
     }
 
-    /** Hands the event of one packet-in on; false when it is neither a metric event nor a failure report. */
-    public boolean onPacketIn(String deviceId, PacketIn packet) {
+    /**
+     * Hands the event of one packet-in on; false when it is neither a metric event nor a failure
+     * report. {@code receivedNanos} is when the packet-in arrived ({@link System#nanoTime}).
+     */
+    public boolean onPacketIn(String deviceId, PacketIn packet, long receivedNanos) {
         Optional<MetricEvent> e = decode(deviceId, packet);
-        e.ifPresent(sink);
         if (e.isPresent()) {
+            sink.onMetricEvent(e.get(), receivedNanos);
             return true;
         }
         OptionalLong reason = io.metadata(packet, "reason");

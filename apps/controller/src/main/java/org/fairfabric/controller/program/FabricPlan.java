@@ -119,6 +119,20 @@ public final class FabricPlan {
                 new DownlinkDetours(topo, failedPorts));
     }
 
+    /**
+     * The routing-group entities of one switch (members, groups, their entries, queue sensing, the
+     * per-destination detours around failed ports): {@link #entitiesOf} with {@code groups} is
+     * {@link #entitiesOf} with null groups followed by these, so a routing-group change recomputes
+     * only them.
+     */
+    public List<Entity> upwardEntitiesOf(Topology topo, String deviceId, Map<Metric, List<SortedSet<Integer>>> groups,
+                                         Set<ConnectPoint> failedPorts) {
+        Device d = topo.device(deviceId);
+        List<Entity> out = upward(topo, d, groups);
+        out.addAll(detours(topo, d, groups, new DownlinkDetours(topo, failedPorts)));
+        return out;
+    }
+
     private List<Entity> device(Topology topo, Device d, Function<String, String> routerMac,
                                 Map<Metric, List<SortedSet<Integer>>> groups, Map<Integer, Integer> pinned,
                                 DownlinkDetours detours) {

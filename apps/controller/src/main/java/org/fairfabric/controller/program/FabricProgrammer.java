@@ -55,12 +55,17 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         t.setDaemon(true);
         return t;
     });
-    private final LatencyRecorder latencies = new LatencyRecorder();
+    private final P4teLoopStages stages = new P4teLoopStages();
     private final LatencyRecorder handling = new LatencyRecorder();
     private final Map<String, List<Entity>> latest = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each switch's entities other than the upward routing groups, for the current topology (programming thread). */
+    private final Map<String, List<Entity>> baseEntities = new java.util.HashMap<>();
     private final Map<String, CompletableFuture<WriteResult>> pending = new java.util.concurrent.ConcurrentHashMap<>();
-    /** The writes the routing-group changes of the event being handled caused. */
-    private final List<CompletableFuture<?>> writes = new ArrayList<>();
+    /** Metric events not yet taken by the programming thread, and whether a task to take them is queued. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<ReceivedEvent> inbox = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean inboxTaskQueued = new java.util.concurrent.atomic.AtomicBoolean();
+    /** While events are taken: the switches whose groups changed (programmed once afterwards); else null. */
+    private Set<String> changedDevices;
     /** Entries of the allocation loop (classifiers, tags, AQs) per switch, written with the forwarding plan. */
     private volatile Map<String, List<Entity>> allocationEntities = Map.of();
     private volatile DeviceFleet fleet;
@@ -99,6 +104,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         fleet = newFleet;
         cfg = newCfg;
         topo = CoreTopology.build(newCfg, tenantHosts.get());
+        baseEntities.clear();
         Map<Metric, Integer> levels = new EnumMap<>(Metric.class);
         for (Metric m : Metric.values()) {
             levels.put(m, GROUP_LEVELS);
@@ -131,6 +137,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
                 return;
             }
             topo = CoreTopology.build(cfg, tenantHosts.get());
+            baseEntities.clear();
             programAll();
         });
     }
@@ -157,35 +164,86 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         });
     }
 
-    /** P4TE feedback from a switch (a queue-depth, utilisation or delay event of an uplink). */
-    public void onMetricEvent(MetricEvent e) {
-        long received = System.nanoTime();
-        onWorker(() -> {
-            if (groups == null || !groups.devices().contains(e.deviceId())) {
-                return;
+    private record ReceivedEvent(MetricEvent event, long receivedNanos) {
+    }
+
+    /**
+     * P4TE feedback from a switch (a queue-depth, utilisation or delay event of an uplink);
+     * {@code receivedNanos} is when its packet-in arrived ({@link System#nanoTime}). Events that
+     * arrive while the programming thread is busy are taken together: Algorithm 4 runs on each in
+     * order, and each switch whose groups changed is programmed once, with the result of all.
+     */
+    public void onMetricEvent(MetricEvent e, long receivedNanos) {
+        inbox.add(new ReceivedEvent(e, receivedNanos));
+        if (inboxTaskQueued.compareAndSet(false, true)) {
+            onWorker(this::takeEvents);
+        }
+    }
+
+    private void takeEvents() {
+        inboxTaskQueued.set(false);
+        long taken = System.nanoTime();
+        List<ReceivedEvent> all = new ArrayList<>();
+        List<ReceivedEvent> caused = new ArrayList<>();
+        Set<String> changed = new LinkedHashSet<>();
+        changedDevices = changed;
+        try {
+            for (ReceivedEvent r; (r = inbox.poll()) != null; ) {
+                all.add(r);
+                if (groups == null || !groups.devices().contains(r.event().deviceId())) {
+                    continue;
+                }
+                try {
+                    if (!groups.onMetricEvents(List.of(r.event())).isEmpty()) {
+                        caused.add(r);
+                    }
+                } catch (IllegalArgumentException notAnUplink) {
+                    LOG.debug("ignored event {}: {}", r.event(), notAnUplink.getMessage());
+                }
             }
-            try {
-                groups.onMetricEvents(List.of(e));
-            } catch (IllegalArgumentException notAnUplink) {
-                LOG.debug("ignored event {}: {}", e, notAnUplink.getMessage());
+        } finally {
+            changedDevices = null;
+        }
+        long decided = System.nanoTime();
+        Map<String, CompletableFuture<WriteResult>> writes = new java.util.HashMap<>();
+        Map<String, Long> enqueued = new java.util.HashMap<>();
+        for (String d : changed) {
+            writes.put(d, program(d, groupsChanged(d)));
+            enqueued.put(d, System.nanoTime());
+        }
+        if (!changed.isEmpty()) {
+            publishGroups(changed);
+        }
+        for (ReceivedEvent r : caused) {
+            String d = r.event().deviceId();
+            CompletableFuture<WriteResult> w = writes.get(d);
+            if (w != null) {
+                long handedOver = enqueued.get(d);
+                w.thenAccept(res -> {
+                    if (res.timing != null && !res.deferred) {
+                        stages.record(r.receivedNanos(), taken, decided, handedOver, res.timing);
+                    }
+                });
             }
-            if (!writes.isEmpty()) {
-                CompletableFuture.allOf(writes.toArray(new CompletableFuture<?>[0]))
-                        .thenRun(() -> latencies.record(System.nanoTime() - received));
-            }
-            long handled = System.nanoTime() - received;
-            handling.record(handled);
-        });
+        }
+        long handled = System.nanoTime();
+        for (ReceivedEvent r : all) {
+            handling.record(handled - r.receivedNanos());
+        }
+    }
+
+    /** Stage by stage latency of the P4TE loop so far (packet-in to the switch's Write answer). */
+    public P4teLoopStages loopStages() {
+        return stages;
     }
 
     /** Event-to-group-write latencies of the P4TE loop so far (packet-in to the switch's Write answer). */
     public LatencyRecorder latencies() {
-        return latencies;
+        return stages.stage(P4teLoopStages.Stage.TOTAL);
     }
 
     private void onWorker(Runnable work) {
         worker.execute(() -> {
-            writes.clear();
             try {
                 work.run();
             } catch (RuntimeException e) {
@@ -245,8 +303,12 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         }
         Set<String> devices = new LinkedHashSet<>();
         changes.forEach(c -> devices.add(c.deviceId()));
+        if (changedDevices != null) {
+            changedDevices.addAll(devices); // programmed once when all events taken together are applied
+            return;
+        }
         for (String d : devices) {
-            program(d, plan.entitiesOf(topo, d, this::routerMac, groups.membership(d), failedPorts));
+            program(d, groupsChanged(d));
         }
         publishGroups(devices);
     }
@@ -279,6 +341,14 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
                 d -> groups.devices().contains(d) ? groups.membership(d) : null, failedPorts);
     }
 
+    /** A switch's entities after a change of its routing groups: only the upward part is computed again. */
+    private List<Entity> groupsChanged(String deviceId) {
+        List<Entity> base = baseEntities.computeIfAbsent(deviceId, d -> plan.entitiesOf(topo, d, this::routerMac, null));
+        List<Entity> all = new ArrayList<>(base);
+        all.addAll(plan.upwardEntitiesOf(topo, deviceId, groups.membership(deviceId), failedPorts));
+        return all;
+    }
+
     private void programAll() {
         Map<String, List<Entity>> all = entities();
         for (Map.Entry<String, List<Entity>> e : all.entrySet()) {
@@ -291,9 +361,9 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
      * agent's queue, only the state it will write is replaced (it takes the latest when its turn
      * comes), so a burst of events costs one write per switch, not one per event.
      */
-    private void program(String deviceId, List<Entity> entities) {
+    private CompletableFuture<WriteResult> program(String deviceId, List<Entity> entities) {
         if (fleet == null || !fleet.agents().containsKey(deviceId)) {
-            return;
+            return null;
         }
         List<Entity> extra = allocationEntities.get(deviceId);
         if (extra != null) {
@@ -304,12 +374,10 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         latest.put(deviceId, entities);
         CompletableFuture<WriteResult> waiting = pending.get(deviceId);
         if (waiting != null) {
-            writes.add(waiting);
-            return;
+            return waiting;
         }
         CompletableFuture<WriteResult> done = new CompletableFuture<>();
         pending.put(deviceId, done);
-        writes.add(done);
         fleet.agent(deviceId).converge(() -> {
             pending.remove(deviceId, done);
             return latest.get(deviceId);
@@ -327,6 +395,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
             }
             done.complete(r);
         });
+        return done;
     }
 
 
@@ -350,9 +419,12 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
 
     @Override
     public void close() {
-        if (latencies.count() > 0) {
-            LOG.info("P4TE event-to-group-write latency: {}", latencies.summary());
+        if (latencies().count() > 0) {
+            LOG.info("P4TE event-to-group-write latency: {}", latencies().summary());
             LOG.info("P4TE event-to-decision latency (packet-in to the writes handed to the agent): {}", handling.summary());
+            for (String line : stages.lines()) {
+                LOG.info("P4TE stage {}", line);
+            }
         }
         worker.shutdownNow();
     }

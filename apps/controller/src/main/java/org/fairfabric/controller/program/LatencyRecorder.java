@@ -12,6 +12,11 @@ public final class LatencyRecorder {
         nanos.add(durationNanos);
     }
 
+    /** Forgets everything recorded so far (a benchmark's warm-up). */
+    public synchronized void clear() {
+        nanos.clear();
+    }
+
     public synchronized int count() {
         return nanos.size();
     }

@@ -85,7 +85,7 @@ class DeviceAgentTest {
             }
 
             @Override
-            public void onPacketIn(PacketIn packet) {
+            public void onPacketIn(PacketIn packet, long receivedNanos) {
                 packetIns.add(packet);
             }
 

@@ -28,7 +28,7 @@ class FabricEventHandlerTest {
     @BeforeAll
     static void load() throws Exception {
         info = P4InfoIndex.parseText(Files.readString(Path.of("../../pipeconfs/p4/p4info.txt")));
-        handler = new FabricEventHandler(new PacketIo(info), e -> { }, (d, p, f) -> failures.add(d + "/" + p + (f ? " failed" : " recovered")));
+        handler = new FabricEventHandler(new PacketIo(info), (e, t) -> { }, (d, p, f) -> failures.add(d + "/" + p + (f ? " failed" : " recovered")));
     }
 
     static PacketIn packetIn(Map<String, Long> values) {
@@ -55,9 +55,9 @@ class FabricEventHandlerTest {
     @Test
     void linkFailureReportsGoToTheFailureListener() {
         failures.clear();
-        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 1L))));
-        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 2L))));
-        assertEquals(false, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 3L, "event_port", 6L, "metric", 4L, "direction", 1L))));
+        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 1L)), System.nanoTime()));
+        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 2L)), System.nanoTime()));
+        assertEquals(false, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 3L, "event_port", 6L, "metric", 4L, "direction", 1L)), System.nanoTime()));
         assertEquals(java.util.List.of("device:leaf1/6 failed", "device:leaf1/6 recovered"), failures);
     }
 
