@@ -38,7 +38,7 @@ class FatTreeFabricTest {
      * The link rate: what p4switch sustains across 5 hops on this 2-core machine shared with
      * other work (measured: 100 Mbit/s links gave 16 Mbit/s, 20 gave 14-16, 10 gave 9.1).
      */
-    static final double LINK_MBIT = 10;
+    static final double LINK_MBIT = Double.parseDouble(System.getProperty("fairfabric.mininet.linkMbit", "10"));
     static final int FLOWS = 64;
 
     @TempDir
