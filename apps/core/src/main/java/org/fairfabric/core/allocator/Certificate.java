@@ -9,6 +9,9 @@ package org.fairfabric.core.allocator;
  */
 final class Certificate {
     final double[] repairedRates;
+    final double[] sessionRates;
+    /** Link loads of the repaired rates. */
+    final double[] loads;
     final double gap;
     /** Largest relative shortfall below a minimum rate after the repair. */
     final double infeasibility;
@@ -23,6 +26,8 @@ final class Certificate {
         double[] d = pb.demandArray();
         int n = pb.sessionCount();
         repairedRates = new double[pathRates.length];
+        sessionRates = new double[n];
+        boolean repaired = false;
         double dual = 0;
         for (int e = 0; e < cap.length; e++) {
             dual += mu[e] * cap[e];
@@ -43,16 +48,19 @@ final class Certificate {
                     }
                 }
                 cheapest = Math.min(cheapest, price);
+                repaired |= f < 1;
                 repairedRates[p] = pathRates[p] * f;
                 x += repairedRates[p];
             }
             if (x > d[i]) {
+                repaired = true;
                 double f = d[i] / x;
                 for (int p = sps[i]; p < sps[i + 1]; p++) {
                     repairedRates[p] *= f;
                 }
                 x = d[i];
             }
+            sessionRates[i] = x;
             if (x < g[i]) {
                 infeasible = Math.max(infeasible, (g[i] - x) / g[i]);
             }
@@ -60,6 +68,12 @@ final class Certificate {
             best = Math.min(d[i], Math.max(g[i], best));
             dual += w[i] * Math.log(best) - cheapest * best;
             primal += w[i] * Math.log(x);
+        }
+        if (repaired) {
+            loads = new double[cap.length];
+            Duality.linkLoads(pls, pl, repairedRates, loads);
+        } else {
+            loads = load.clone();
         }
         double value = n == 0 ? 0 : (dual - primal) / Duality.sum(w);
         gap = Double.isNaN(value) ? Double.POSITIVE_INFINITY : value;

@@ -105,10 +105,73 @@ final class DualCoordinateSolver {
                 return false;
             }
             sweep();
-            certify();
+            // Certifying costs about a third of a sweep: skip every other one once under way.
+            if (sweeps <= 2 || sweeps % 2 == 0) {
+                certify();
+            }
         }
         return true;
     }
+
+    /**
+     * A warm solve: re-solves only the links in {@code seeds} and, transitively, the links of
+     * sessions whose price moved, then certifies; when that does not meet the target, sweeps
+     * as in {@link #solve}. A small change moves few prices, so this touches few links.
+     */
+    boolean solveFrom(boolean[] seeds, double target, int maxSweeps) {
+        int[] queue = new int[m];
+        boolean[] queued = new boolean[m];
+        int head = 0;
+        int size = 0;
+        double scale = 0;
+        for (int e = 0; e < m; e++) {
+            scale += mu[e];
+            if (seeds[e]) {
+                queue[size++] = e;
+                queued[e] = true;
+            }
+        }
+        scale = m > 0 ? scale / m : 0;
+        double threshold = LOCAL_THRESHOLD_PER_TARGET * target;
+        long budget = (long) maxSweeps * m;
+        for (long pops = 0; size > 0 && pops < budget; pops++) {
+            int e = queue[head];
+            head = head + 1 == m ? 0 : head + 1;
+            size--;
+            queued[e] = false;
+            double old = mu[e];
+            double next = linkPrice(e, old);
+            double delta = next - old;
+            if (delta == 0) {
+                continue;
+            }
+            mu[e] = next;
+            for (int k = lss[e]; k < lss[e + 1]; k++) {
+                price[ls[k]] += delta;
+            }
+            if (Math.abs(delta) <= threshold * (old + scale)) {
+                continue;
+            }
+            for (int k = lss[e]; k < lss[e + 1]; k++) {
+                int i = ls[k];
+                for (int q = sls[i]; q < sls[i + 1]; q++) {
+                    int f = sl[q];
+                    if (!queued[f] && f != e) {
+                        queued[f] = true;
+                        int tail = head + size;
+                        queue[tail >= m ? tail - m : tail] = f;
+                        size++;
+                    }
+                }
+            }
+        }
+        sweeps++;
+        start(null);
+        return solve(target, maxSweeps);
+    }
+
+    /** Relative price change (per unit of target gap) below which a warm solve does not revisit the neighbours. */
+    private static final double LOCAL_THRESHOLD_PER_TARGET = 2;
 
     int sweeps() {
         return sweeps;
@@ -118,7 +181,7 @@ final class DualCoordinateSolver {
         return gap;
     }
 
-    private void sweep() {
+    void sweep() {
         sweeps++;
         for (int e = 0; e < m; e++) {
             double old = mu[e];
@@ -198,7 +261,7 @@ final class DualCoordinateSolver {
     }
 
     /** Primal from the prices, repaired to feasibility, and the certified gap. */
-    private void certify() {
+    void certify() {
         java.util.Arrays.fill(load, 0);
         for (int i = 0; i < n; i++) {
             double v = rate(w[i], g[i], d[i], price[i]);

@@ -41,9 +41,12 @@ final class LazyLinkSolver {
         final boolean[] active;
         /** The interior-point iterate of the last relaxation, when that method solved it. */
         final WarmStart relaxationStart;
+        /** The last relaxation's path classes (reused for sessions whose paths did not change). */
+        final PathClasses classes;
 
         Result(AllocationProblem problem, double[] pathRates, double[] prices, boolean[] active,
-               WarmStart relaxationStart) {
+               WarmStart relaxationStart, PathClasses classes) {
+            this.classes = classes;
             this.problem = problem;
             this.pathRates = pathRates;
             this.prices = prices;
@@ -76,39 +79,99 @@ final class LazyLinkSolver {
      *     neither can the whole problem's; the certificate prices are valid for both)
      */
     Allocation solve(WarmStart warm) throws InfeasibleProblemException {
+        long t0 = cpu();
         int m = pb.linkCount();
+        int n = pb.sessionCount();
         int paths = pb.pathCount();
-        boolean[] active = initialActiveLinks();
         double[] previousRates = null;
         double[] prices = null;
         WarmStart relaxationStart = null;
         Result previous = warm == null ? null : warm.lazy;
-        if (previous != null) {
-            int[] linkFrom = match(previous.problem, pb, true);
-            int[] sessionFrom = match(previous.problem, pb, false);
+        int[] sameAs = null;
+        boolean[] changed = null;
+        boolean[] active;
+        if (previous == null) {
+            active = initialActiveLinks(null);
+        } else {
+            AllocationProblem old = previous.problem;
+            int[] linkFrom = match(old, pb, true);
+            int[] sessionFrom = match(old, pb, false);
+            long tm = cpu();
+            boolean sameLinks = old.linkCount() == m;
+            for (int e = 0; e < m && sameLinks; e++) {
+                sameLinks = linkFrom[e] == e;
+            }
+            // Links whose constraint or traffic may have changed: the warm dual solve starts there.
+            changed = new boolean[m];
+            sameAs = new int[n];
+            Arrays.fill(sameAs, -1);
+            boolean[] kept = new boolean[old.sessionCount()];
+            for (int i = 0; i < n; i++) {
+                int j = sessionFrom[i];
+                if (j >= 0) {
+                    kept[j] = true;
+                    if (sameLinks && samePaths(old, j, pb, i)) {
+                        sameAs[i] = j;
+                        if (old.weight(j) == pb.weight(i) && old.demand(j) == pb.demand(i)
+                                && old.minRate(j) == pb.minRate(i)) {
+                            continue;
+                        }
+                    } else if (sameLinks) {
+                        markLinks(old, j, changed);
+                    }
+                }
+                markLinks(pb, i, changed);
+            }
+            if (sameLinks) {
+                for (int j = 0; j < kept.length; j++) {
+                    if (!kept[j]) {
+                        markLinks(old, j, changed);
+                    }
+                }
+            } else {
+                Arrays.fill(changed, true);
+                Arrays.fill(sameAs, -1);
+            }
+            long ts = cpu();
+            active = initialActiveLinks(sameAs);
+            long ti = cpu();
+            if (DEBUG) System.err.printf("match %.1f same %.1f initial %.1f%n", (tm-t0)/1e6, (ts-tm)/1e6, (ti-ts)/1e6);
             prices = new double[m];
             for (int e = 0; e < m; e++) {
+                if (linkFrom[e] < 0 || old.capacity(linkFrom[e]) != pb.capacity(e)) {
+                    changed[e] = true;
+                }
                 if (linkFrom[e] >= 0) {
                     active[e] |= previous.active[linkFrom[e]];
                     prices[e] = previous.prices[linkFrom[e]];
                 }
             }
+            boolean sameActive = sameLinks;
+            for (int e = 0; e < m && sameActive; e++) {
+                sameActive = active[e] == previous.active[e];
+            }
+            if (!sameActive) {
+                sameAs = null;
+                Arrays.fill(changed, true);
+            }
             previousRates = new double[paths];
-            for (int i = 0; i < pb.sessionCount(); i++) {
+            for (int i = 0; i < n; i++) {
                 int j = sessionFrom[i];
                 int count = pb.endPath(i) - pb.firstPath(i);
-                if (j >= 0 && previous.problem.endPath(j) - previous.problem.firstPath(j) == count) {
-                    System.arraycopy(previous.pathRates, previous.problem.firstPath(j), previousRates,
-                            pb.firstPath(i), count);
+                if (j >= 0 && old.endPath(j) - old.firstPath(j) == count) {
+                    System.arraycopy(previous.pathRates, old.firstPath(j), previousRates, pb.firstPath(i), count);
                 }
             }
             relaxationStart = previous.relaxationStart;
         }
+        PathClasses reusable = sameAs != null ? previous.classes : null;
         Allocation last = null;
         for (rounds = 1; rounds <= MAX_ROUNDS; rounds++) {
-            long tA = System.nanoTime();
-            PathClasses classes = new PathClasses(pb, active);
-            long tB = System.nanoTime();
+            long tA = cpu();
+            PathClasses classes = reusable != null ? new PathClasses(pb, active, reusable, sameAs)
+                    : new PathClasses(pb, active);
+            reusable = null;
+            long tB = cpu();
             int[] activeLinks = classes.activeLinks;
             double[] classRate = null;
             double[] reducedPrices = null;
@@ -122,7 +185,16 @@ final class LazyLinkSolver {
                 DualCoordinateSolver dual = new DualCoordinateSolver(cap, pb.weightArray(), pb.minRateArray(),
                         pb.demandArray(), classes.classLinkStart, classes.classLinks);
                 dual.start(start);
-                boolean ok = dual.solve(RELAXATION_SHARE * tolerance, MAX_SWEEPS);
+                boolean ok;
+                if (changed != null && rounds == 1) {
+                    boolean[] seeds = new boolean[activeLinks.length];
+                    for (int r = 0; r < activeLinks.length; r++) {
+                        seeds[r] = changed[activeLinks[r]];
+                    }
+                    ok = dual.solveFrom(seeds, RELAXATION_SHARE * tolerance, MAX_SWEEPS);
+                } else {
+                    ok = dual.solve(RELAXATION_SHARE * tolerance, MAX_SWEEPS);
+                }
                 iterations += dual.sweeps();
                 if (ok) {
                     classRate = dual.xRepaired;
@@ -137,7 +209,7 @@ final class LazyLinkSolver {
                 reducedPrices = relaxed.linkPrices();
                 relaxationStart = relaxed.warmStart();
             }
-            long tC = System.nanoTime();
+            long tC = cpu();
             double[] mu = new double[m];
             for (int r = 0; r < activeLinks.length; r++) {
                 mu[activeLinks[r]] = reducedPrices[r];
@@ -145,24 +217,36 @@ final class LazyLinkSolver {
             double[] rates = new double[paths];
             PathSplitBalancer balancer = new PathSplitBalancer(classes);
             balancer.initialSplit(classRate, previousRates, rates);
-            long tD = System.nanoTime();
+            long tD = cpu();
             int bs = 0;
             Certificate certificate = null;
             if (previousRates != null) {
                 // The previous split usually still fits after a small change: check before balancing.
                 certificate = new Certificate(pb, rates, balancer.load, mu);
             }
-            if (certificate == null || !(certificate.gap <= tolerance && certificate.infeasibility <= tolerance)) {
-                bs = balancer.balance(rates, BALANCE_SWEEPS, OVERLOAD_SHARE * tolerance);
+            while (certificate == null || !meets(certificate)) {
+                double worst = balancer.maxInactiveUtilisation();
+                if (bs >= BALANCE_SWEEPS || worst <= 1 + OVERLOAD_SHARE * tolerance) {
+                    break;
+                }
+                balancer.sweep(rates);
+                bs++;
+                // Overloads on a few links cost the certificate little: check once they are small.
+                certificate = balancer.maxInactiveUtilisation() <= 1 + CHECK_OVERLOAD * tolerance
+                        ? new Certificate(pb, rates, balancer.load, mu) : null;
+            }
+            if (certificate == null) {
                 certificate = new Certificate(pb, rates, balancer.load, mu);
             }
-            long tF = System.nanoTime();
+            long tF = cpu();
+            if (DEBUG) System.err.printf("setup %.1f ms%n", (tA - t0) / 1e6);
             if (DEBUG) System.err.printf("classes %.1f relax %.1f split %.1f balance+cert %.1f (%d sweeps, max util %.6f) ms%n", (tB-tA)/1e6, (tC-tB)/1e6, (tD-tC)/1e6, (tF-tD)/1e6, bs, balancer.maxInactiveUtilisation());
-            boolean converged = certificate.gap <= tolerance && certificate.infeasibility <= tolerance;
-            last = new Allocation(pb, Allocation.Mode.EXACT, converged, iterations, tolerance, certificate.gap,
-                    certificate.repairedRates, mu);
+            boolean converged = meets(certificate);
+            last = new Allocation(pb, converged, iterations, tolerance, certificate.gap, certificate.repairedRates, mu,
+                    certificate.sessionRates, certificate.loads);
             last.withWarmStart(new WarmStart(new Result(pb, certificate.repairedRates, mu, active.clone(),
-                    relaxationStart)));
+                    relaxationStart, classes)));
+            if (DEBUG) System.err.printf("allocation %.1f ms%n", (cpu() - tF) / 1e6);
             if (converged) {
                 return last;
             }
@@ -189,13 +273,20 @@ final class LazyLinkSolver {
      * it down by at most this fraction, which adds at most this much to the relative gap.
      */
     private static final double OVERLOAD_SHARE = 0.25;
+    /** Overload (in tolerances) below which the certificate is worth computing during balancing. */
+    private static final double CHECK_OVERLOAD = 100;
+
+    private boolean meets(Certificate c) {
+        return c.gap <= tolerance && c.infeasibility <= tolerance;
+    }
     static boolean DEBUG = Boolean.getBoolean("ff.debug");
+    static long cpu() { return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime(); }
 
     /**
      * Links that every path of some session crosses, plus the smallest link of any path that
      * crosses none of those. Any set is sound; this one holds the host links of a fat-tree.
      */
-    private boolean[] initialActiveLinks() {
+    private boolean[] initialActiveLinks(int[] skip) {
         int m = pb.linkCount();
         int[] sps = pb.sessionPathStartArray();
         int[] pls = pb.pathLinkStartArray();
@@ -207,6 +298,9 @@ final class LazyLinkSolver {
         Arrays.fill(sessionSeen, -1);
         Arrays.fill(pathSeen, -1);
         for (int i = 0; i < pb.sessionCount(); i++) {
+            if (skip != null && skip[i] >= 0) {
+                continue;
+            }
             int first = sps[i];
             int end = sps[i + 1];
             for (int p = first; p < end; p++) {
@@ -229,6 +323,9 @@ final class LazyLinkSolver {
             }
         }
         for (int p = 0; p < pb.pathCount(); p++) {
+            if (skip != null && skip[sessionOf(p)] >= 0) {
+                continue;
+            }
             int smallest = -1;
             boolean covered = false;
             for (int k = pls[p]; k < pls[p + 1] && !covered; k++) {
@@ -243,6 +340,52 @@ final class LazyLinkSolver {
             }
         }
         return active;
+    }
+
+    private int sessionCursor;
+
+    /** The session owning path p, for p visited in increasing order. */
+    private int sessionOf(int p) {
+        while (pb.endPath(sessionCursor) <= p) {
+            sessionCursor++;
+        }
+        return sessionCursor;
+    }
+
+    private static boolean samePaths(AllocationProblem a, int i, AllocationProblem b, int j) {
+        int count = a.endPath(i) - a.firstPath(i);
+        if (b.endPath(j) - b.firstPath(j) != count) {
+            return false;
+        }
+        int[] aStart = a.pathLinkStartArray();
+        int[] bStart = b.pathLinkStartArray();
+        int from = aStart[a.firstPath(i)];
+        int len = aStart[a.endPath(i)] - from;
+        int bFrom = bStart[b.firstPath(j)];
+        if (bStart[b.endPath(j)] - bFrom != len) {
+            return false;
+        }
+        for (int p = 0; p < count; p++) {
+            if (aStart[a.firstPath(i) + p + 1] - from != bStart[b.firstPath(j) + p + 1] - bFrom) {
+                return false;
+            }
+        }
+        int[] aLinks = a.pathLinksArray();
+        int[] bLinks = b.pathLinksArray();
+        for (int k = 0; k < len; k++) {
+            if (aLinks[from + k] != bLinks[bFrom + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void markLinks(AllocationProblem a, int i, boolean[] marks) {
+        int[] starts = a.pathLinkStartArray();
+        int[] links = a.pathLinksArray();
+        for (int k = starts[a.firstPath(i)]; k < starts[a.endPath(i)]; k++) {
+            marks[links[k]] = true;
+        }
     }
 
     /**

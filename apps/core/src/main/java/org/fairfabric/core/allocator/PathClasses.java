@@ -28,6 +28,15 @@ final class PathClasses {
     private AllocationProblem relaxation;
 
     PathClasses(AllocationProblem full, boolean[] active) {
+        this(full, active, null, null);
+    }
+
+    /**
+     * With {@code previous} (built on the same links and the same active set) and
+     * {@code sameAs[i]} the index of a previous session with exactly session i's paths (or -1),
+     * such sessions' classes are copied instead of recomputed.
+     */
+    PathClasses(AllocationProblem full, boolean[] active, PathClasses previous, int[] sameAs) {
         this.full = full;
         int m = full.linkCount();
         int n = full.sessionCount();
@@ -63,6 +72,26 @@ final class PathClasses {
             int firstClass = classes;
             int first = sps[i];
             int end = sps[i + 1];
+            int j = sameAs == null ? -1 : sameAs[i];
+            if (j >= 0) {
+                int shift = first - previous.full.firstPath(j);
+                for (int c = previous.sessionClassStart[j]; c < previous.sessionClassStart[j + 1]; c++) {
+                    int from = previous.classLinkStart[c];
+                    int len = previous.classLinkStart[c + 1] - from;
+                    System.arraycopy(previous.classLinks, from, links, nLinks, len);
+                    nLinks += len;
+                    memberStartTmp[classes] = nMembers;
+                    for (int k = previous.classMemberStart[c]; k < previous.classMemberStart[c + 1]; k++) {
+                        members[nMembers++] = previous.memberPath[k] + shift;
+                    }
+                    classes++;
+                    linkStartTmp[classes] = nLinks;
+                }
+                memberStartTmp[classes] = nMembers;
+                sessionClassStart[i + 1] = classes;
+                single &= classes - firstClass == 1;
+                continue;
+            }
             if (end - first > pathClass.length) {
                 pathClass = new int[2 * (end - first)];
             }

@@ -69,24 +69,14 @@ final class PathSplitBalancer {
         return worst;
     }
 
-    /**
-     * Up to {@code maxSweeps} sweeps over the classes with more than one member, until no
-     * inactive link is loaded above (1 + {@code overload}) × capacity. Returns the number of
-     * sweeps run.
-     */
-    int balance(double[] r, int maxSweeps, double overload) {
-        int sweeps = 0;
-        while (sweeps < maxSweeps && maxInactiveUtilisation() > 1 + overload) {
-            sweeps++;
-            int[] cms = classes.classMemberStart;
-            for (int c = 0; c < cms.length - 1; c++) {
-                if (cms[c + 1] - cms[c] > 1) {
-                    step(c, r);
-                }
+    /** One Gauss–Seidel sweep over the classes with more than one member. */
+    void sweep(double[] r) {
+        int[] cms = classes.classMemberStart;
+        for (int c = 0; c < cms.length - 1; c++) {
+            if (cms[c + 1] - cms[c] > 1) {
+                step(c, r);
             }
-
         }
-        return sweeps;
     }
 
     private void step(int c, double[] r) {
