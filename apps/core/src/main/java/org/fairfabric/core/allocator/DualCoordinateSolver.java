@@ -134,7 +134,8 @@ final class DualCoordinateSolver {
         scale = m > 0 ? scale / m : 0;
         double threshold = LOCAL_THRESHOLD_PER_TARGET * target;
         long budget = (long) maxSweeps * m;
-        for (long pops = 0; size > 0 && pops < budget; pops++) {
+        long pops = 0;
+        for (; size > 0 && pops < budget; pops++) {
             int e = queue[head];
             head = head + 1 == m ? 0 : head + 1;
             size--;

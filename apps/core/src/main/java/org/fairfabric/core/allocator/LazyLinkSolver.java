@@ -79,179 +79,37 @@ final class LazyLinkSolver {
      *     neither can the whole problem's; the certificate prices are valid for both)
      */
     Allocation solve(WarmStart warm) throws InfeasibleProblemException {
-        long t0 = cpu();
-        int m = pb.linkCount();
-        int n = pb.sessionCount();
-        int paths = pb.pathCount();
-        double[] previousRates = null;
-        double[] prices = null;
-        WarmStart relaxationStart = null;
         Result previous = warm == null ? null : warm.lazy;
-        int[] sameAs = null;
-        boolean[] changed = null;
-        boolean[] active;
         if (previous == null) {
             active = initialActiveLinks(null);
         } else {
-            AllocationProblem old = previous.problem;
-            int[] linkFrom = match(old, pb, true);
-            int[] sessionFrom = match(old, pb, false);
-            long tm = cpu();
-            boolean sameLinks = old.linkCount() == m;
-            for (int e = 0; e < m && sameLinks; e++) {
-                sameLinks = linkFrom[e] == e;
-            }
-            // Links whose constraint or traffic may have changed: the warm dual solve starts there.
-            changed = new boolean[m];
-            sameAs = new int[n];
-            Arrays.fill(sameAs, -1);
-            boolean[] kept = new boolean[old.sessionCount()];
-            for (int i = 0; i < n; i++) {
-                int j = sessionFrom[i];
-                if (j >= 0) {
-                    kept[j] = true;
-                    if (sameLinks && samePaths(old, j, pb, i)) {
-                        sameAs[i] = j;
-                        if (old.weight(j) == pb.weight(i) && old.demand(j) == pb.demand(i)
-                                && old.minRate(j) == pb.minRate(i)) {
-                            continue;
-                        }
-                    } else if (sameLinks) {
-                        markLinks(old, j, changed);
-                    }
-                }
-                markLinks(pb, i, changed);
-            }
-            if (sameLinks) {
-                for (int j = 0; j < kept.length; j++) {
-                    if (!kept[j]) {
-                        markLinks(old, j, changed);
-                    }
-                }
-            } else {
-                Arrays.fill(changed, true);
-                Arrays.fill(sameAs, -1);
-            }
-            long ts = cpu();
-            active = initialActiveLinks(sameAs);
-            long ti = cpu();
-            if (DEBUG) System.err.printf("match %.1f same %.1f initial %.1f%n", (tm-t0)/1e6, (ts-tm)/1e6, (ti-ts)/1e6);
-            prices = new double[m];
-            for (int e = 0; e < m; e++) {
-                if (linkFrom[e] < 0 || old.capacity(linkFrom[e]) != pb.capacity(e)) {
-                    changed[e] = true;
-                }
-                if (linkFrom[e] >= 0) {
-                    active[e] |= previous.active[linkFrom[e]];
-                    prices[e] = previous.prices[linkFrom[e]];
-                }
-            }
-            boolean sameActive = sameLinks;
-            for (int e = 0; e < m && sameActive; e++) {
-                sameActive = active[e] == previous.active[e];
-            }
-            if (!sameActive) {
-                sameAs = null;
-                Arrays.fill(changed, true);
-            }
-            previousRates = new double[paths];
-            for (int i = 0; i < n; i++) {
-                int j = sessionFrom[i];
-                int count = pb.endPath(i) - pb.firstPath(i);
-                if (j >= 0 && old.endPath(j) - old.firstPath(j) == count) {
-                    System.arraycopy(previous.pathRates, old.firstPath(j), previousRates, pb.firstPath(i), count);
-                }
-            }
-            relaxationStart = previous.relaxationStart;
+            adopt(previous);
         }
         PathClasses reusable = sameAs != null ? previous.classes : null;
         Allocation last = null;
         for (rounds = 1; rounds <= MAX_ROUNDS; rounds++) {
-            long tA = cpu();
             PathClasses classes = reusable != null ? new PathClasses(pb, active, reusable, sameAs)
                     : new PathClasses(pb, active);
             reusable = null;
-            long tB = cpu();
+            solveRelaxation(classes);
             int[] activeLinks = classes.activeLinks;
-            double[] classRate = null;
-            double[] reducedPrices = null;
-            if (classes.singleClass) {
-                double[] cap = new double[activeLinks.length];
-                double[] start = new double[activeLinks.length];
-                for (int r = 0; r < activeLinks.length; r++) {
-                    cap[r] = pb.capacity(activeLinks[r]);
-                    start[r] = prices == null ? 0 : prices[activeLinks[r]];
-                }
-                DualCoordinateSolver dual = new DualCoordinateSolver(cap, pb.weightArray(), pb.minRateArray(),
-                        pb.demandArray(), classes.classLinkStart, classes.classLinks);
-                dual.start(start);
-                boolean ok;
-                if (changed != null && rounds == 1) {
-                    boolean[] seeds = new boolean[activeLinks.length];
-                    for (int r = 0; r < activeLinks.length; r++) {
-                        seeds[r] = changed[activeLinks[r]];
-                    }
-                    ok = dual.solveFrom(seeds, RELAXATION_SHARE * tolerance, MAX_SWEEPS);
-                } else {
-                    ok = dual.solve(RELAXATION_SHARE * tolerance, MAX_SWEEPS);
-                }
-                iterations += dual.sweeps();
-                if (ok) {
-                    classRate = dual.xRepaired;
-                    reducedPrices = dual.mu;
-                }
-            }
-            if (classRate == null) {
-                Allocation relaxed = ExactAllocator.solveInteriorPoint(classes.relaxation(),
-                        RELAXATION_SHARE * tolerance, maxIterations, relaxationStart);
-                iterations += relaxed.iterations();
-                classRate = relaxed.pathRates();
-                reducedPrices = relaxed.linkPrices();
-                relaxationStart = relaxed.warmStart();
-            }
-            long tC = cpu();
-            double[] mu = new double[m];
+            double[] mu = new double[pb.linkCount()];
             for (int r = 0; r < activeLinks.length; r++) {
                 mu[activeLinks[r]] = reducedPrices[r];
             }
-            double[] rates = new double[paths];
+            double[] rates = new double[pb.pathCount()];
             PathSplitBalancer balancer = new PathSplitBalancer(classes);
-            balancer.initialSplit(classRate, previousRates, rates);
-            long tD = cpu();
-            int bs = 0;
-            Certificate certificate = null;
-            if (previousRates != null) {
-                // The previous split usually still fits after a small change: check before balancing.
-                certificate = new Certificate(pb, rates, balancer.load, mu);
-            }
-            while (certificate == null || !meets(certificate)) {
-                double worst = balancer.maxInactiveUtilisation();
-                if (bs >= BALANCE_SWEEPS || worst <= 1 + OVERLOAD_SHARE * tolerance) {
-                    break;
-                }
-                balancer.sweep(rates);
-                bs++;
-                // Overloads on a few links cost the certificate little: check once they are small.
-                certificate = balancer.maxInactiveUtilisation() <= 1 + CHECK_OVERLOAD * tolerance
-                        ? new Certificate(pb, rates, balancer.load, mu) : null;
-            }
-            if (certificate == null) {
-                certificate = new Certificate(pb, rates, balancer.load, mu);
-            }
-            long tF = cpu();
-            if (DEBUG) System.err.printf("setup %.1f ms%n", (tA - t0) / 1e6);
-            if (DEBUG) System.err.printf("classes %.1f relax %.1f split %.1f balance+cert %.1f (%d sweeps, max util %.6f) ms%n", (tB-tA)/1e6, (tC-tB)/1e6, (tD-tC)/1e6, (tF-tD)/1e6, bs, balancer.maxInactiveUtilisation());
+            Certificate certificate = splitAndCertify(balancer, rates, mu);
             boolean converged = meets(certificate);
             last = new Allocation(pb, converged, iterations, tolerance, certificate.gap, certificate.repairedRates, mu,
                     certificate.sessionRates, certificate.loads);
             last.withWarmStart(new WarmStart(new Result(pb, certificate.repairedRates, mu, active.clone(),
                     relaxationStart, classes)));
-            if (DEBUG) System.err.printf("allocation %.1f ms%n", (cpu() - tF) / 1e6);
             if (converged) {
                 return last;
             }
             int added = 0;
-            for (int e = 0; e < m; e++) {
+            for (int e = 0; e < pb.linkCount(); e++) {
                 if (!active[e] && balancer.load[e] > pb.capacity(e)) {
                     active[e] = true;
                     added++;
@@ -262,8 +120,165 @@ final class LazyLinkSolver {
             }
             prices = mu;
             previousRates = certificate.repairedRates;
+            changed = null;
         }
         return last;
+    }
+
+    // State of a solve: the active links, and what the next relaxation starts from.
+    private boolean[] active;
+    /** Link prices to start the dual method from (whole-problem indices), or null. */
+    private double[] prices;
+    /** Path rates whose within-class proportions the split starts from, or null. */
+    private double[] previousRates;
+    private WarmStart relaxationStart;
+    /** Warm starts: the previous session with exactly the same paths, or -1; null when none is reusable. */
+    private int[] sameAs;
+    /** Warm starts: links whose constraint or traffic may have changed (the dual method starts there). */
+    private boolean[] changed;
+    /** The relaxation's solution: a rate per class and a price per active link. */
+    private double[] classRate;
+    private double[] reducedPrices;
+
+    /** Takes over the previous solve's active links, prices and split, and finds what changed. */
+    private void adopt(Result previous) {
+        int m = pb.linkCount();
+        int n = pb.sessionCount();
+        AllocationProblem old = previous.problem;
+        int[] linkFrom = match(old, pb, true);
+        int[] sessionFrom = match(old, pb, false);
+        boolean sameLinks = old.linkCount() == m;
+        for (int e = 0; e < m && sameLinks; e++) {
+            sameLinks = linkFrom[e] == e;
+        }
+        changed = new boolean[m];
+        sameAs = new int[n];
+        Arrays.fill(sameAs, -1);
+        boolean[] kept = new boolean[old.sessionCount()];
+        for (int i = 0; i < n; i++) {
+            int j = sessionFrom[i];
+            if (j >= 0) {
+                kept[j] = true;
+                if (sameLinks && samePaths(old, j, pb, i)) {
+                    sameAs[i] = j;
+                    if (old.weight(j) == pb.weight(i) && old.demand(j) == pb.demand(i)
+                            && old.minRate(j) == pb.minRate(i)) {
+                        continue;
+                    }
+                } else if (sameLinks) {
+                    markLinks(old, j, changed);
+                }
+            }
+            markLinks(pb, i, changed);
+        }
+        if (sameLinks) {
+            for (int j = 0; j < kept.length; j++) {
+                if (!kept[j]) {
+                    markLinks(old, j, changed);
+                }
+            }
+        } else {
+            Arrays.fill(changed, true);
+            Arrays.fill(sameAs, -1);
+        }
+        // Sessions with unchanged paths were covered by the previous active set.
+        active = initialActiveLinks(sameAs);
+        prices = new double[m];
+        for (int e = 0; e < m; e++) {
+            if (linkFrom[e] < 0 || old.capacity(linkFrom[e]) != pb.capacity(e)) {
+                changed[e] = true;
+            }
+            if (linkFrom[e] >= 0) {
+                active[e] |= previous.active[linkFrom[e]];
+                prices[e] = previous.prices[linkFrom[e]];
+            }
+        }
+        boolean sameActive = sameLinks;
+        for (int e = 0; e < m && sameActive; e++) {
+            sameActive = active[e] == previous.active[e];
+        }
+        if (!sameActive) {
+            sameAs = null;
+            Arrays.fill(changed, true);
+        }
+        previousRates = new double[pb.pathCount()];
+        for (int i = 0; i < n; i++) {
+            int j = sessionFrom[i];
+            int count = pb.endPath(i) - pb.firstPath(i);
+            if (j >= 0 && old.endPath(j) - old.firstPath(j) == count) {
+                System.arraycopy(previous.pathRates, old.firstPath(j), previousRates, pb.firstPath(i), count);
+            }
+        }
+        relaxationStart = previous.relaxationStart;
+    }
+
+    /**
+     * Dual coordinate descent when every session is one class (locally from the changed links on
+     * a warm start), else, or when that fails, the interior-point method.
+     */
+    private void solveRelaxation(PathClasses classes) throws InfeasibleProblemException {
+        int[] activeLinks = classes.activeLinks;
+        double target = RELAXATION_SHARE * tolerance;
+        if (classes.singleClass) {
+            double[] cap = new double[activeLinks.length];
+            double[] start = new double[activeLinks.length];
+            for (int r = 0; r < activeLinks.length; r++) {
+                cap[r] = pb.capacity(activeLinks[r]);
+                start[r] = prices == null ? 0 : prices[activeLinks[r]];
+            }
+            DualCoordinateSolver dual = new DualCoordinateSolver(cap, pb.weightArray(), pb.minRateArray(),
+                    pb.demandArray(), classes.classLinkStart, classes.classLinks);
+            dual.start(start);
+            boolean ok;
+            if (changed != null) {
+                boolean[] seeds = new boolean[activeLinks.length];
+                for (int r = 0; r < activeLinks.length; r++) {
+                    seeds[r] = changed[activeLinks[r]];
+                }
+                ok = dual.solveFrom(seeds, target, MAX_SWEEPS);
+            } else {
+                ok = dual.solve(target, MAX_SWEEPS);
+            }
+            iterations += dual.sweeps();
+            if (ok) {
+                classRate = dual.xRepaired;
+                reducedPrices = dual.mu;
+                return;
+            }
+        }
+        Allocation relaxed = ExactAllocator.solveInteriorPoint(classes.relaxation(), target, maxIterations,
+                relaxationStart);
+        iterations += relaxed.iterations();
+        classRate = relaxed.pathRates();
+        reducedPrices = relaxed.linkPrices();
+        relaxationStart = relaxed.warmStart();
+    }
+
+    /**
+     * Splits the class rates over the member paths, balancing until the whole-problem
+     * certificate meets the tolerance or no inactive link is overloaded beyond what the
+     * tolerance allows, and returns the certificate.
+     */
+    private Certificate splitAndCertify(PathSplitBalancer balancer, double[] rates, double[] mu) {
+        balancer.initialSplit(classRate, previousRates, rates);
+        int sweeps = 0;
+        Certificate certificate = null;
+        if (previousRates != null) {
+            // The previous split usually still fits after a small change: check before balancing.
+            certificate = new Certificate(pb, rates, balancer.load, mu);
+        }
+        while (certificate == null || !meets(certificate)) {
+            double worst = balancer.maxInactiveUtilisation();
+            if (sweeps >= BALANCE_SWEEPS || worst <= 1 + OVERLOAD_SHARE * tolerance) {
+                break;
+            }
+            balancer.sweep(rates);
+            sweeps++;
+            // Overloads on a few links cost the certificate little: check once they are small.
+            certificate = balancer.maxInactiveUtilisation() <= 1 + CHECK_OVERLOAD * tolerance
+                    ? new Certificate(pb, rates, balancer.load, mu) : null;
+        }
+        return certificate != null ? certificate : new Certificate(pb, rates, balancer.load, mu);
     }
 
     /** Share of the tolerance the relaxation is solved to, leaving room for the split. */
@@ -279,8 +294,6 @@ final class LazyLinkSolver {
     private boolean meets(Certificate c) {
         return c.gap <= tolerance && c.infeasibility <= tolerance;
     }
-    static boolean DEBUG = Boolean.getBoolean("ff.debug");
-    static long cpu() { return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime(); }
 
     /**
      * Links that every path of some session crosses, plus the smallest link of any path that
