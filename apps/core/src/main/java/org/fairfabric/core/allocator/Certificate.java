@@ -27,7 +27,8 @@ final class Certificate {
         int n = pb.sessionCount();
         repairedRates = new double[pathRates.length];
         sessionRates = new double[n];
-        boolean repaired = false;
+        // Loads of the repaired rates: the given loads, less what the (few) repaired paths shed.
+        loads = load.clone();
         double dual = 0;
         for (int e = 0; e < cap.length; e++) {
             dual += mu[e] * cap[e];
@@ -48,15 +49,18 @@ final class Certificate {
                     }
                 }
                 cheapest = Math.min(cheapest, price);
-                repaired |= f < 1;
                 repairedRates[p] = pathRates[p] * f;
+                if (f < 1) {
+                    shed(pls, pl, p, pathRates[p] - repairedRates[p]);
+                }
                 x += repairedRates[p];
             }
             if (x > d[i]) {
-                repaired = true;
                 double f = d[i] / x;
                 for (int p = sps[i]; p < sps[i + 1]; p++) {
+                    double before = repairedRates[p];
                     repairedRates[p] *= f;
+                    shed(pls, pl, p, before - repairedRates[p]);
                 }
                 x = d[i];
             }
@@ -69,14 +73,14 @@ final class Certificate {
             dual += w[i] * Math.log(best) - cheapest * best;
             primal += w[i] * Math.log(x);
         }
-        if (repaired) {
-            loads = new double[cap.length];
-            Duality.linkLoads(pls, pl, repairedRates, loads);
-        } else {
-            loads = load.clone();
-        }
         double value = n == 0 ? 0 : (dual - primal) / Duality.sum(w);
         gap = Double.isNaN(value) ? Double.POSITIVE_INFINITY : value;
         infeasibility = infeasible;
+    }
+
+    private void shed(int[] pls, int[] pl, int p, double amount) {
+        for (int k = pls[p]; k < pls[p + 1]; k++) {
+            loads[pl[k]] -= amount;
+        }
     }
 }

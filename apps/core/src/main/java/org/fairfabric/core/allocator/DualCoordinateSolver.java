@@ -172,7 +172,7 @@ final class DualCoordinateSolver {
     }
 
     /** Relative price change (per unit of target gap) below which a warm solve does not revisit the neighbours. */
-    private static final double LOCAL_THRESHOLD_PER_TARGET = 2;
+    private static final double LOCAL_THRESHOLD_PER_TARGET = 20;
 
     int sweeps() {
         return sweeps;

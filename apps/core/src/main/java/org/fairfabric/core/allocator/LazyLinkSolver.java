@@ -335,34 +335,26 @@ final class LazyLinkSolver {
                 }
             }
         }
-        for (int p = 0; p < pb.pathCount(); p++) {
-            if (skip != null && skip[sessionOf(p)] >= 0) {
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            if (skip != null && skip[i] >= 0) {
                 continue;
             }
-            int smallest = -1;
-            boolean covered = false;
-            for (int k = pls[p]; k < pls[p + 1] && !covered; k++) {
-                int e = pl[k];
-                covered = active[e];
-                if (smallest < 0 || pb.capacity(e) < pb.capacity(smallest)) {
-                    smallest = e;
+            for (int p = sps[i]; p < sps[i + 1]; p++) {
+                int smallest = -1;
+                boolean covered = false;
+                for (int k = pls[p]; k < pls[p + 1] && !covered; k++) {
+                    int e = pl[k];
+                    covered = active[e];
+                    if (smallest < 0 || pb.capacity(e) < pb.capacity(smallest)) {
+                        smallest = e;
+                    }
                 }
-            }
-            if (!covered) {
-                active[smallest] = true;
+                if (!covered) {
+                    active[smallest] = true;
+                }
             }
         }
         return active;
-    }
-
-    private int sessionCursor;
-
-    /** The session owning path p, for p visited in increasing order. */
-    private int sessionOf(int p) {
-        while (pb.endPath(sessionCursor) <= p) {
-            sessionCursor++;
-        }
-        return sessionCursor;
     }
 
     private static boolean samePaths(AllocationProblem a, int i, AllocationProblem b, int j) {
