@@ -100,18 +100,32 @@ final class DualCoordinateSolver {
      */
     boolean solve(double target, int maxSweeps) {
         certify();
+        double reference = gap;
+        int referenceSweep = sweeps;
         while (!(gap <= target && infeasibility <= target)) {
             if (sweeps >= maxSweeps || unbounded) {
+                return false;
+            }
+            // Linear convergence that has stalled (rounding, or guarantees pushing prices up
+            // without bound) will not get there: let the caller use another method.
+            if (sweeps - referenceSweep > STALL_SWEEPS) {
                 return false;
             }
             sweep();
             // Certifying costs about a third of a sweep: skip every other one once under way.
             if (sweeps <= 2 || sweeps % 2 == 0) {
                 certify();
+                if (gap <= 0.5 * reference) {
+                    reference = gap;
+                    referenceSweep = sweeps;
+                }
             }
         }
         return true;
     }
+
+    /** Sweeps without halving the gap after which descent is abandoned. */
+    private static final int STALL_SWEEPS = 40;
 
     /**
      * A warm solve: re-solves only the links in {@code seeds} and, transitively, the links of
