@@ -30,8 +30,11 @@ final class Certificate {
         // Loads of the repaired rates: the given loads, less what the (few) repaired paths shed.
         loads = load.clone();
         double dual = 0;
+        // Per link: the factor a path through it must be scaled by (1 unless overloaded).
+        double[] scale = new double[cap.length];
         for (int e = 0; e < cap.length; e++) {
             dual += mu[e] * cap[e];
+            scale[e] = load[e] > cap[e] ? cap[e] / load[e] : 1;
         }
         double primal = 0;
         double infeasible = 0;
@@ -44,9 +47,8 @@ final class Certificate {
                 for (int k = pls[p]; k < pls[p + 1]; k++) {
                     int e = pl[k];
                     price += mu[e];
-                    if (load[e] > cap[e]) {
-                        f = Math.min(f, cap[e] / load[e]);
-                    }
+                    double t = scale[e];
+                    f = t < f ? t : f;
                 }
                 cheapest = Math.min(cheapest, price);
                 repairedRates[p] = pathRates[p] * f;
