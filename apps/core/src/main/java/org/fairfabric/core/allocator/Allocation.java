@@ -33,6 +33,21 @@ public final class Allocation {
         Duality.linkLoads(problem.pathLinkStartArray(), problem.pathLinksArray(), pathRates, linkLoads);
     }
 
+    /** With session rates and link loads already computed from {@code pathRates} (taken as they are). */
+    Allocation(AllocationProblem problem, boolean converged, int iterations, double tolerance, double relativeGap,
+               double[] pathRates, double[] linkPrices, double[] sessionRates, double[] linkLoads) {
+        this.problem = problem;
+        this.mode = Mode.EXACT;
+        this.converged = converged;
+        this.iterations = iterations;
+        this.tolerance = tolerance;
+        this.relativeGap = relativeGap;
+        this.pathRates = pathRates;
+        this.linkPrices = linkPrices;
+        this.sessionRates = sessionRates;
+        this.linkLoads = linkLoads;
+    }
+
     public AllocationProblem problem() { return problem; }
     public Mode mode() { return mode; }
     /** Exact mode: the stopping criterion was met. Paper mode: Algorithm 1's loop ended. */

@@ -37,24 +37,44 @@ public final class ExactAllocator {
      * Solve, starting from {@code warm} (the previous allocation's {@link Allocation#warmStart()})
      * when it is not null.
      *
-     * <p>The fast method runs first; when it fails to certify the tolerance (and has not merely
-     * hit the rounding floor below {@link #ROUNDING_FLOOR}), the classic interior-point method
-     * solves from scratch and the better certified result is returned.
+     * <p>The lazy-link method ({@link LazyLinkSolver}) runs first. When it fails to certify the
+     * tolerance (and has not merely hit the rounding floor below {@link #ROUNDING_FLOOR}), the
+     * interior-point method solves the whole problem and the better certified result is returned.
      *
      * @throws InfeasibleProblemException when the minimum rates cannot all be met
      */
     public Allocation solve(AllocationProblem problem, WarmStart warm) throws InfeasibleProblemException {
-        Allocation fast = solveWith(problem, warm, true);
-        if (fast.converged() || fast.relativeGap() <= Math.max(tolerance, ROUNDING_FLOOR)) {
+        Allocation lazy = new LazyLinkSolver(problem, tolerance, maxIterations).solve(warm);
+        if (accepted(lazy, tolerance)) {
+            return lazy;
+        }
+        WarmStart iterate = warm != null && warm.hasInteriorPointState() ? warm : null;
+        Allocation whole = solveInteriorPoint(problem, tolerance, maxIterations, iterate);
+        return whole.relativeGap() <= lazy.relativeGap() ? whole.plusIterations(lazy.iterations())
+                : lazy.plusIterations(whole.iterations());
+    }
+
+    private static boolean accepted(Allocation a, double tolerance) {
+        return a.converged() || a.relativeGap() <= Math.max(tolerance, ROUNDING_FLOOR);
+    }
+
+    /**
+     * The interior-point method on the whole of {@code problem}: the fast configuration first,
+     * the classic one when that fails to certify the tolerance (the better result is returned).
+     */
+    static Allocation solveInteriorPoint(AllocationProblem problem, double tolerance, int maxIterations,
+                                         WarmStart warm) throws InfeasibleProblemException {
+        Allocation fast = solveWith(problem, tolerance, maxIterations, warm, true);
+        if (accepted(fast, tolerance)) {
             return fast;
         }
-        Allocation classic = solveWith(problem, warm, false).plusIterations(fast.iterations());
+        Allocation classic = solveWith(problem, tolerance, maxIterations, warm, false).plusIterations(fast.iterations());
         return classic.relativeGap() <= fast.relativeGap() ? classic : fast.plusIterations(classic.iterations());
     }
 
-    private Allocation solveWith(AllocationProblem problem, WarmStart warm, boolean fast)
-            throws InfeasibleProblemException {
-        if (warm != null) {
+    private static Allocation solveWith(AllocationProblem problem, double tolerance, int maxIterations,
+                                        WarmStart warm, boolean fast) throws InfeasibleProblemException {
+        if (warm != null && warm.hasInteriorPointState()) {
             // A warm start that does not pay off quickly (a large change) falls back to a cold one.
             Allocation attempt = new InteriorPointSolver(problem, tolerance, Math.min(maxIterations, WARM_ITERATIONS),
                     fast).solve(warm);

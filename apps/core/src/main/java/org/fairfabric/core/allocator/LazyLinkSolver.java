@@ -1,0 +1,430 @@
+package org.fairfabric.core.allocator;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Exact solve by lazy link constraints (constraint generation) with path-class merging.
+ *
+ * <ol>
+ *   <li>Start with an active set of links: every link that all paths of some session cross (in a
+ *   fat-tree, the host links), plus, for any path that would otherwise cross none, its smallest
+ *   link; on a warm start, also the previous solve's active links.</li>
+ *   <li>Solve the relaxation that keeps only the active links' constraints, with each session's
+ *   paths merged into classes by the active links they cross ({@link PathClasses}): by exact
+ *   dual coordinate descent when every session is a single class, else by the interior-point
+ *   method.</li>
+ *   <li>Split each class's rate over its member paths ({@link PathSplitBalancer}) and certify on
+ *   the whole problem: the relaxation's prices, zero on the inactive links, are dual feasible for
+ *   the whole problem and give the same cheapest-path prices, so when no inactive link is
+ *   overloaded the relaxation's gap is the whole problem's. The certificate is computed on the
+ *   whole problem ({@link Certificate}) whatever happened before.</li>
+ *   <li>Otherwise the overloaded inactive links become active and the relaxation is solved again,
+ *   warm.</li>
+ * </ol>
+ * With every link active this is the interior-point method on the whole problem.
+ */
+final class LazyLinkSolver {
+    /** Rounds of constraint generation before giving up (the caller then solves the whole problem). */
+    static final int MAX_ROUNDS = 12;
+    /** Dual coordinate descent sweeps before falling back to the interior-point method. */
+    static final int MAX_SWEEPS = 1000;
+    /** Balancing sweeps per round. */
+    static final int BALANCE_SWEEPS = 40;
+
+    /** What a solve leaves for the next one (problem units). */
+    static final class Result {
+        final AllocationProblem problem;
+        final double[] pathRates;
+        final double[] prices;
+        final boolean[] active;
+        /** The interior-point iterate of the last relaxation, when that method solved it. */
+        final WarmStart relaxationStart;
+        /** The last relaxation's path classes (reused for sessions whose paths did not change). */
+        final PathClasses classes;
+
+        Result(AllocationProblem problem, double[] pathRates, double[] prices, boolean[] active,
+               WarmStart relaxationStart, PathClasses classes) {
+            this.classes = classes;
+            this.problem = problem;
+            this.pathRates = pathRates;
+            this.prices = prices;
+            this.active = active;
+            this.relaxationStart = relaxationStart;
+        }
+    }
+
+    private final AllocationProblem pb;
+    private final double tolerance;
+    private final int maxIterations;
+    private int iterations;
+    private int rounds;
+
+    LazyLinkSolver(AllocationProblem pb, double tolerance, int maxIterations) {
+        this.pb = pb;
+        this.tolerance = tolerance;
+        this.maxIterations = maxIterations;
+    }
+
+    int rounds() {
+        return rounds;
+    }
+
+    /**
+     * Solves from {@code warm} when it holds a lazy-link result. Returns an allocation that is
+     * converged when the whole problem's certified gap met the tolerance.
+     *
+     * @throws InfeasibleProblemException when a relaxation's minimum rates cannot be met (then
+     *     neither can the whole problem's; the certificate prices are valid for both)
+     */
+    Allocation solve(WarmStart warm) throws InfeasibleProblemException {
+        Result previous = warm == null ? null : warm.lazy;
+        if (previous == null) {
+            active = initialActiveLinks(null);
+        } else {
+            adopt(previous);
+        }
+        PathClasses reusable = sameAs != null ? previous.classes : null;
+        Allocation last = null;
+        for (rounds = 1; rounds <= MAX_ROUNDS; rounds++) {
+            PathClasses classes = reusable != null ? new PathClasses(pb, active, reusable, sameAs)
+                    : new PathClasses(pb, active);
+            reusable = null;
+            solveRelaxation(classes);
+            int[] activeLinks = classes.activeLinks;
+            double[] mu = new double[pb.linkCount()];
+            for (int r = 0; r < activeLinks.length; r++) {
+                mu[activeLinks[r]] = reducedPrices[r];
+            }
+            double[] rates = new double[pb.pathCount()];
+            PathSplitBalancer balancer = new PathSplitBalancer(classes);
+            Certificate certificate = splitAndCertify(balancer, rates, mu);
+            boolean converged = meets(certificate);
+            last = new Allocation(pb, converged, iterations, tolerance, certificate.gap, certificate.repairedRates, mu,
+                    certificate.sessionRates, certificate.loads);
+            last.withWarmStart(new WarmStart(new Result(pb, certificate.repairedRates, mu, active.clone(),
+                    relaxationStart, classes)));
+            if (converged) {
+                return last;
+            }
+            int added = 0;
+            for (int e = 0; e < pb.linkCount(); e++) {
+                if (!active[e] && balancer.load[e] > pb.capacity(e)) {
+                    active[e] = true;
+                    added++;
+                }
+            }
+            if (added == 0) {
+                return last;
+            }
+            prices = mu;
+            previousRates = certificate.repairedRates;
+            changed = null;
+        }
+        return last;
+    }
+
+    // State of a solve: the active links, and what the next relaxation starts from.
+    private boolean[] active;
+    /** Link prices to start the dual method from (whole-problem indices), or null. */
+    private double[] prices;
+    /** Path rates whose within-class proportions the split starts from, or null. */
+    private double[] previousRates;
+    private WarmStart relaxationStart;
+    /** Warm starts: the previous session with exactly the same paths, or -1; null when none is reusable. */
+    private int[] sameAs;
+    /** Warm starts: links whose constraint or traffic may have changed (the dual method starts there). */
+    private boolean[] changed;
+    /** The relaxation's solution: a rate per class and a price per active link. */
+    private double[] classRate;
+    private double[] reducedPrices;
+
+    /** Takes over the previous solve's active links, prices and split, and finds what changed. */
+    private void adopt(Result previous) {
+        int m = pb.linkCount();
+        int n = pb.sessionCount();
+        AllocationProblem old = previous.problem;
+        int[] linkFrom = match(old, pb, true);
+        int[] sessionFrom = match(old, pb, false);
+        boolean sameLinks = old.linkCount() == m;
+        for (int e = 0; e < m && sameLinks; e++) {
+            sameLinks = linkFrom[e] == e;
+        }
+        changed = new boolean[m];
+        sameAs = new int[n];
+        Arrays.fill(sameAs, -1);
+        boolean[] kept = new boolean[old.sessionCount()];
+        for (int i = 0; i < n; i++) {
+            int j = sessionFrom[i];
+            if (j >= 0) {
+                kept[j] = true;
+                if (sameLinks && samePaths(old, j, pb, i)) {
+                    sameAs[i] = j;
+                    if (old.weight(j) == pb.weight(i) && old.demand(j) == pb.demand(i)
+                            && old.minRate(j) == pb.minRate(i)) {
+                        continue;
+                    }
+                } else if (sameLinks) {
+                    markLinks(old, j, changed);
+                }
+            }
+            markLinks(pb, i, changed);
+        }
+        if (sameLinks) {
+            for (int j = 0; j < kept.length; j++) {
+                if (!kept[j]) {
+                    markLinks(old, j, changed);
+                }
+            }
+        } else {
+            Arrays.fill(changed, true);
+            Arrays.fill(sameAs, -1);
+        }
+        // Sessions with unchanged paths were covered by the previous active set.
+        active = initialActiveLinks(sameAs);
+        prices = new double[m];
+        for (int e = 0; e < m; e++) {
+            if (linkFrom[e] < 0 || old.capacity(linkFrom[e]) != pb.capacity(e)) {
+                changed[e] = true;
+            }
+            if (linkFrom[e] >= 0) {
+                active[e] |= previous.active[linkFrom[e]];
+                prices[e] = previous.prices[linkFrom[e]];
+            }
+        }
+        boolean sameActive = sameLinks;
+        for (int e = 0; e < m && sameActive; e++) {
+            sameActive = active[e] == previous.active[e];
+        }
+        if (!sameActive) {
+            sameAs = null;
+            Arrays.fill(changed, true);
+        }
+        previousRates = new double[pb.pathCount()];
+        for (int i = 0; i < n; i++) {
+            int j = sessionFrom[i];
+            int count = pb.endPath(i) - pb.firstPath(i);
+            if (j >= 0 && old.endPath(j) - old.firstPath(j) == count) {
+                System.arraycopy(previous.pathRates, old.firstPath(j), previousRates, pb.firstPath(i), count);
+            }
+        }
+        relaxationStart = previous.relaxationStart;
+    }
+
+    /**
+     * Dual coordinate descent when every session is one class (locally from the changed links on
+     * a warm start), else, or when that fails, the interior-point method.
+     */
+    private void solveRelaxation(PathClasses classes) throws InfeasibleProblemException {
+        int[] activeLinks = classes.activeLinks;
+        double target = RELAXATION_SHARE * tolerance;
+        if (classes.singleClass) {
+            double[] cap = new double[activeLinks.length];
+            double[] start = new double[activeLinks.length];
+            for (int r = 0; r < activeLinks.length; r++) {
+                cap[r] = pb.capacity(activeLinks[r]);
+                start[r] = prices == null ? 0 : prices[activeLinks[r]];
+            }
+            DualCoordinateSolver dual = new DualCoordinateSolver(cap, pb.weightArray(), pb.minRateArray(),
+                    pb.demandArray(), classes.classLinkStart, classes.classLinks);
+            dual.start(start);
+            boolean ok;
+            if (changed != null) {
+                boolean[] seeds = new boolean[activeLinks.length];
+                for (int r = 0; r < activeLinks.length; r++) {
+                    seeds[r] = changed[activeLinks[r]];
+                }
+                ok = dual.solveFrom(seeds, target, MAX_SWEEPS);
+            } else {
+                ok = dual.solve(target, MAX_SWEEPS);
+            }
+            iterations += dual.sweeps();
+            if (ok) {
+                classRate = dual.xRepaired;
+                reducedPrices = dual.mu;
+                return;
+            }
+        }
+        Allocation relaxed = ExactAllocator.solveInteriorPoint(classes.relaxation(), target, maxIterations,
+                relaxationStart);
+        iterations += relaxed.iterations();
+        classRate = relaxed.pathRates();
+        reducedPrices = relaxed.linkPrices();
+        relaxationStart = relaxed.warmStart();
+    }
+
+    /**
+     * Splits the class rates over the member paths, balancing until the whole-problem
+     * certificate meets the tolerance or no inactive link is overloaded beyond what the
+     * tolerance allows, and returns the certificate.
+     */
+    private Certificate splitAndCertify(PathSplitBalancer balancer, double[] rates, double[] mu) {
+        balancer.initialSplit(classRate, previousRates, rates);
+        int sweeps = 0;
+        Certificate certificate = null;
+        if (previousRates != null) {
+            // The previous split usually still fits after a small change: check before balancing.
+            certificate = new Certificate(pb, rates, balancer.load, mu);
+        }
+        while (certificate == null || !meets(certificate)) {
+            double worst = balancer.maxInactiveUtilisation();
+            if (sweeps >= BALANCE_SWEEPS || worst <= 1 + OVERLOAD_SHARE * tolerance) {
+                break;
+            }
+            balancer.sweep(rates);
+            sweeps++;
+            // Overloads on a few links cost the certificate little: check once they are small.
+            certificate = balancer.maxInactiveUtilisation() <= 1 + CHECK_OVERLOAD * tolerance
+                    ? new Certificate(pb, rates, balancer.load, mu) : null;
+        }
+        return certificate != null ? certificate : new Certificate(pb, rates, balancer.load, mu);
+    }
+
+    /** Share of the tolerance the relaxation is solved to, leaving room for the split. */
+    private static final double RELAXATION_SHARE = 0.5;
+    /**
+     * Overload of an inactive link the split may leave: the repair then scales the paths through
+     * it down by at most this fraction, which adds at most this much to the relative gap.
+     */
+    private static final double OVERLOAD_SHARE = 0.25;
+    /** Overload (in tolerances) below which the certificate is worth computing during balancing. */
+    private static final double CHECK_OVERLOAD = 100;
+
+    private boolean meets(Certificate c) {
+        return c.gap <= tolerance && c.infeasibility <= tolerance;
+    }
+
+    /**
+     * Links that every path of some session crosses, plus the smallest link of any path that
+     * crosses none of those. Any set is sound; this one holds the host links of a fat-tree.
+     */
+    private boolean[] initialActiveLinks(int[] skip) {
+        int m = pb.linkCount();
+        int[] sps = pb.sessionPathStartArray();
+        int[] pls = pb.pathLinkStartArray();
+        int[] pl = pb.pathLinksArray();
+        boolean[] active = new boolean[m];
+        int[] sessionSeen = new int[m];
+        int[] pathSeen = new int[m];
+        int[] count = new int[m];
+        Arrays.fill(sessionSeen, -1);
+        Arrays.fill(pathSeen, -1);
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            if (skip != null && skip[i] >= 0) {
+                continue;
+            }
+            int first = sps[i];
+            int end = sps[i + 1];
+            for (int p = first; p < end; p++) {
+                for (int k = pls[p]; k < pls[p + 1]; k++) {
+                    int e = pl[k];
+                    if (pathSeen[e] != p) {
+                        pathSeen[e] = p;
+                        if (sessionSeen[e] != i) {
+                            sessionSeen[e] = i;
+                            count[e] = 0;
+                        }
+                        count[e]++;
+                    }
+                }
+            }
+            for (int k = pls[first]; k < pls[first + 1]; k++) {
+                if (count[pl[k]] == end - first) {
+                    active[pl[k]] = true;
+                }
+            }
+        }
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            if (skip != null && skip[i] >= 0) {
+                continue;
+            }
+            for (int p = sps[i]; p < sps[i + 1]; p++) {
+                int smallest = -1;
+                boolean covered = false;
+                for (int k = pls[p]; k < pls[p + 1] && !covered; k++) {
+                    int e = pl[k];
+                    covered = active[e];
+                    if (smallest < 0 || pb.capacity(e) < pb.capacity(smallest)) {
+                        smallest = e;
+                    }
+                }
+                if (!covered) {
+                    active[smallest] = true;
+                }
+            }
+        }
+        return active;
+    }
+
+    private static boolean samePaths(AllocationProblem a, int i, AllocationProblem b, int j) {
+        int count = a.endPath(i) - a.firstPath(i);
+        if (b.endPath(j) - b.firstPath(j) != count) {
+            return false;
+        }
+        int[] aStart = a.pathLinkStartArray();
+        int[] bStart = b.pathLinkStartArray();
+        int from = aStart[a.firstPath(i)];
+        int len = aStart[a.endPath(i)] - from;
+        int bFrom = bStart[b.firstPath(j)];
+        if (bStart[b.endPath(j)] - bFrom != len) {
+            return false;
+        }
+        for (int p = 0; p < count; p++) {
+            if (aStart[a.firstPath(i) + p + 1] - from != bStart[b.firstPath(j) + p + 1] - bFrom) {
+                return false;
+            }
+        }
+        int[] aLinks = a.pathLinksArray();
+        int[] bLinks = b.pathLinksArray();
+        for (int k = 0; k < len; k++) {
+            if (aLinks[from + k] != bLinks[bFrom + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void markLinks(AllocationProblem a, int i, boolean[] marks) {
+        int[] starts = a.pathLinkStartArray();
+        int[] links = a.pathLinksArray();
+        for (int k = starts[a.firstPath(i)]; k < starts[a.endPath(i)]; k++) {
+            marks[links[k]] = true;
+        }
+    }
+
+    /**
+     * For each link (or session) of {@code to}, its index in {@code from} by id, or -1. Walks
+     * both lists in order (a departure or an arrival keeps the rest aligned) and falls back to a
+     * hash map only where they diverge.
+     */
+    static int[] match(AllocationProblem from, AllocationProblem to, boolean links) {
+        int size = links ? to.linkCount() : to.sessionCount();
+        int fromSize = links ? from.linkCount() : from.sessionCount();
+        int[] result = new int[size];
+        Map<String, Integer> index = null;
+        int j = 0;
+        for (int i = 0; i < size; i++) {
+            String id = links ? to.linkId(i) : to.sessionId(i);
+            if (j < fromSize && id.equals(links ? from.linkId(j) : from.sessionId(j))) {
+                result[i] = j++;
+            } else if (j + 1 < fromSize && id.equals(links ? from.linkId(j + 1) : from.sessionId(j + 1))) {
+                result[i] = j + 1;
+                j += 2;
+            } else {
+                if (index == null) {
+                    index = new HashMap<>();
+                    for (int k = 0; k < fromSize; k++) {
+                        index.put(links ? from.linkId(k) : from.sessionId(k), k);
+                    }
+                }
+                Integer k = index.get(id);
+                result[i] = k == null ? -1 : k;
+                if (k != null) {
+                    j = k + 1;
+                }
+            }
+        }
+        return result;
+    }
+}

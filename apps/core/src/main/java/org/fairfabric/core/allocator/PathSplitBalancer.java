@@ -1,0 +1,156 @@
+package org.fairfabric.core.allocator;
+
+/**
+ * Splits each path class's rate over its member paths so that the inactive links (those the
+ * relaxation ignored) are not overloaded, if it can. Moving rate between members of a class
+ * never changes the load of an active link, so the relaxation's solution stays intact.
+ *
+ * <p>Method: block coordinate descent on the convex potential Σ_e C_e (L_e / C_e)^q / q over the
+ * inactive links, one class at a time (Gauss–Seidel), each block step a diagonal Newton step
+ * on the class's simplex {t ≥ 0, Σ t = X_c}. The potential is steep above capacity, so its
+ * minimiser spreads load away from full links much like a min–max split. It stops as soon as no
+ * inactive link is above capacity; links still overloaded after the sweep budget are returned
+ * to the caller, which makes them active.
+ */
+final class PathSplitBalancer {
+    /** Exponent of the potential: high enough to act like a maximum, low enough for Newton. */
+    private static final int Q = 16;
+
+    private final AllocationProblem pb;
+    private final PathClasses classes;
+    private final int[] pls;
+    private final int[] pl;
+    private final double[] cap;
+    final double[] load;
+    private double[] gradient = new double[16];
+    private double[] curvature = new double[16];
+    private boolean[] free = new boolean[16];
+
+    PathSplitBalancer(PathClasses classes) {
+        this.classes = classes;
+        this.pb = classes.full;
+        pls = pb.pathLinkStartArray();
+        pl = pb.pathLinksArray();
+        cap = pb.capacityArray();
+        load = new double[pb.linkCount()];
+    }
+
+    /**
+     * Sets path rates {@code r} from class rates: each class's rate is split in proportion to
+     * {@code previous} over its members when that gives a positive total (a warm start), else
+     * evenly.
+     */
+    void initialSplit(double[] classRate, double[] previous, double[] r) {
+        int[] cms = classes.classMemberStart;
+        int[] mp = classes.memberPath;
+        for (int c = 0; c < classRate.length; c++) {
+            double total = 0;
+            if (previous != null) {
+                for (int k = cms[c]; k < cms[c + 1]; k++) {
+                    total += previous[mp[k]];
+                }
+            }
+            int size = cms[c + 1] - cms[c];
+            for (int k = cms[c]; k < cms[c + 1]; k++) {
+                r[mp[k]] = total > 0 ? classRate[c] * previous[mp[k]] / total : classRate[c] / size;
+            }
+        }
+        Duality.linkLoads(pls, pl, r, load);
+    }
+
+    /** Largest load/capacity over the inactive links. */
+    double maxInactiveUtilisation() {
+        double worst = 0;
+        for (int e = 0; e < load.length; e++) {
+            if (classes.reducedLink[e] < 0) {
+                worst = Math.max(worst, load[e] / cap[e]);
+            }
+        }
+        return worst;
+    }
+
+    /** One Gauss–Seidel sweep over the classes with more than one member. */
+    void sweep(double[] r) {
+        int[] cms = classes.classMemberStart;
+        for (int c = 0; c < cms.length - 1; c++) {
+            if (cms[c + 1] - cms[c] > 1) {
+                step(c, r);
+            }
+        }
+    }
+
+    private void step(int c, double[] r) {
+        int[] cms = classes.classMemberStart;
+        int[] mp = classes.memberPath;
+        int[] reduced = classes.reducedLink;
+        int first = cms[c];
+        int size = cms[c + 1] - first;
+        if (size > gradient.length) {
+            gradient = new double[2 * size];
+            curvature = new double[2 * size];
+            free = new boolean[2 * size];
+        }
+        double total = 0;
+        boolean hot = false;
+        for (int j = 0; j < size; j++) {
+            int p = mp[first + j];
+            double gsum = 0;
+            double hsum = 0;
+            for (int k = pls[p]; k < pls[p + 1]; k++) {
+                int e = pl[k];
+                if (reduced[e] < 0) {
+                    double u = load[e] / cap[e];
+                    double u2 = u * u;
+                    double u4 = u2 * u2;
+                    double u8 = u4 * u4;
+                    double u14 = u8 * u4 * u2;
+                    gsum += u14 * u;
+                    hsum += (Q - 1) * u14 / cap[e];
+                    hot |= u > 0.9;
+                }
+            }
+            gradient[j] = gsum;
+            curvature[j] = Math.max(hsum, 1e-300);
+            total += r[p];
+            free[j] = true;
+        }
+        if (!hot || total <= 0) {
+            return;
+        }
+        // t_p ← max(0, t_p − (g_p − ν)/h_p) with ν such that Σ t_p = total (active-set iteration).
+        double nu = 0;
+        for (int round = 0; round <= size; round++) {
+            double sumInvH = 0;
+            double base = 0;
+            for (int j = 0; j < size; j++) {
+                if (free[j]) {
+                    int p = mp[first + j];
+                    sumInvH += 1 / curvature[j];
+                    base += r[p] - gradient[j] / curvature[j];
+                }
+            }
+            nu = (total - base) / sumInvH;
+            boolean changed = false;
+            for (int j = 0; j < size; j++) {
+                if (free[j] && r[mp[first + j]] - (gradient[j] - nu) / curvature[j] < 0) {
+                    free[j] = false;
+                    changed = true;
+                }
+            }
+            if (!changed) {
+                break;
+            }
+        }
+        for (int j = 0; j < size; j++) {
+            int p = mp[first + j];
+            double next = free[j] ? Math.max(0, r[p] - (gradient[j] - nu) / curvature[j]) : 0;
+            double delta = next - r[p];
+            if (delta != 0) {
+                r[p] = next;
+                for (int k = pls[p]; k < pls[p + 1]; k++) {
+                    load[pl[k]] += delta;
+                }
+            }
+        }
+    }
+}
