@@ -2,6 +2,7 @@ package p4info
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
 	"sort"
 	"strings"
@@ -55,9 +56,17 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 	for _, t := range p.Tables {
 		tabSyms[t] = st.add(pre(p4configv1.P4Ids_TABLE), t.Name, t.Annos)
 	}
+	firstOfName := map[string]*interp.Action{}
 	for _, a := range p.Actions {
 		if !a.ControlPlane {
 			continue
+		}
+		if first, ok := firstOfName[a.Name]; ok {
+			if err := sameSignature(first, a); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			firstOfName[a.Name] = a
 		}
 		actSyms[a] = st.add(pre(p4configv1.P4Ids_ACTION), a.Name, a.Annos)
 	}
@@ -196,6 +205,9 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		}
 		s := actSyms[a]
 		ids.Actions[a] = s.id
+		if firstOfName[a.Name] != a {
+			continue // listed once, by the first action of its name
+		}
 		pa := &p4configv1.Action{Preamble: preamble(s)}
 		for i, prm := range a.Params {
 			pp := &p4configv1.Action_Param{Id: uint32(i + 1), Name: prm.Name, Bitwidth: int32(prm.Width), Annotations: annotationStrings(prm.Annos)}
@@ -342,4 +354,27 @@ func valueSetMatch(v *interp.ValueSet) *p4configv1.MatchField {
 		return &p4configv1.MatchField{Id: 1, Name: f.Name, Bitwidth: int32(f.Layout.Width), Match: exact}
 	}
 	return &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}
+}
+
+// sameSignature checks that two actions sharing a control-plane name can be
+// one P4Info action: the same parameters (names, widths, types) in the same
+// order. p4c lists such actions once (older versions keep the first
+// silently; since 2024 p4c rejects every shared action name when it writes a
+// P4Info); p4switch merges them when the control plane cannot tell them
+// apart and rejects them otherwise.
+func sameSignature(a, b *interp.Action) error {
+	differ := func(why string) error {
+		return fmt.Errorf("%s: actions %s (line %d) and %s (line %d) share the control-plane name %s but %s",
+			b.Decl.Pos, a.Decl.Name, a.Decl.Pos.Line, b.Decl.Name, b.Decl.Pos.Line, a.Name, why)
+	}
+	if len(a.Params) != len(b.Params) {
+		return differ(fmt.Sprintf("take %d and %d parameters", len(a.Params), len(b.Params)))
+	}
+	for i, pa := range a.Params {
+		pb := b.Params[i]
+		if pa.Name != pb.Name || pa.Width != pb.Width || !check.Same(pa.Type, pb.Type) {
+			return differ(fmt.Sprintf("parameter %d differs (%s %s, %s %s)", i+1, pa.Type, pa.Name, pb.Type, pb.Name))
+		}
+	}
+	return nil
 }
