@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -285,7 +286,11 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		s := vsSyms[v]
 		ids.ValueSets[v] = s.id
 		pv := &p4configv1.ValueSet{Preamble: preamble(s), Size: int32(v.Size)}
-		pv.Match = append(pv.Match, valueSetMatch(v))
+		m, err := valueSetMatch(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		pv.Match = m
 		info.ValueSets = append(info.ValueSets, pv)
 	}
 	for _, r := range p.Registers {
@@ -339,21 +344,61 @@ func paddedBytes(v *big.Int, width int) []byte {
 }
 
 // valueSetMatch describes what a value_set member matches, as p4c does: for
-// value_set<bit<W>> one unnamed exact field of W bits, for a struct with one
-// field that field, by name (members may still be written as ternary). A
-// struct of several fields keeps p4switch's single ternary field over the
-// whole value, named after the value set, because members are written as
-// one value (p4c would list one field per struct field).
-func valueSetMatch(v *interp.ValueSet) *p4configv1.MatchField {
+// value_set<bit<W>> one unnamed exact field of W bits; for a struct one
+// field per struct field (id from @id or its position, name from @name or
+// the field's name), exact unless the field says @match(ternary|lpm|optional).
+// Other element types keep p4switch's single ternary field over the whole
+// value, named after the value set.
+func valueSetMatch(v *interp.ValueSet) ([]*p4configv1.MatchField, error) {
 	exact := &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}
-	if _, ok := check.Underlying(v.Layout.Type).(*check.Bits); ok {
-		return &p4configv1.MatchField{Id: 1, Bitwidth: int32(v.Layout.Width), Match: exact}
+	switch t := check.Underlying(v.Layout.Type).(type) {
+	case *check.Bits:
+		return []*p4configv1.MatchField{{Id: 1, Bitwidth: int32(v.Layout.Width), Match: exact}}, nil
+	case *check.Struct:
+		var out []*p4configv1.MatchField
+		for i, f := range t.Fields {
+			if _, ok := check.Underlying(f.Type).(*check.Bits); !ok {
+				return nil, fmt.Errorf("value set %s: field %s is a %s; P4Runtime takes value sets of bit<W>, or of structs of bit<W> fields", v.Name, f.Name, f.Type)
+			}
+			mf := &p4configv1.MatchField{Id: uint32(i + 1), Name: f.Name, Bitwidth: int32(v.Layout.Fields[i].Layout.Width), Match: exact}
+			if id, ok := f.Annos.Int("id"); ok {
+				mf.Id = uint32(id.Uint64())
+			}
+			if n, ok := f.Annos.String("name"); ok {
+				mf.Name = n
+			}
+			if a := f.Annos.Get("match"); a != nil {
+				kind := ""
+				if len(a.Raw) == 1 {
+					kind = a.Raw[0].Text
+				}
+				switch kind {
+				case "exact":
+				case "ternary":
+					mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}
+				case "lpm":
+					mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_LPM}
+				case "optional":
+					mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_OPTIONAL}
+				default:
+					return nil, fmt.Errorf("value set %s: field %s: @match(%s) is not supported (exact, ternary, lpm, optional are)", v.Name, f.Name, kind)
+				}
+				mf.Annotations = slices.DeleteFunc(annotationStrings(f.Annos), func(s string) bool { return strings.HasPrefix(s, "@match") })
+			} else {
+				mf.Annotations = annotationStrings(f.Annos)
+			}
+			out = append(out, mf)
+		}
+		seen := map[uint32]bool{}
+		for _, mf := range out {
+			if mf.Id == 0 || seen[mf.Id] {
+				return nil, fmt.Errorf("value set %s: field id %d is zero or used twice", v.Name, mf.Id)
+			}
+			seen[mf.Id] = true
+		}
+		return out, nil
 	}
-	if v.Layout.Kind == interp.KStruct && len(v.Layout.Fields) == 1 {
-		f := v.Layout.Fields[0]
-		return &p4configv1.MatchField{Id: 1, Name: f.Name, Bitwidth: int32(f.Layout.Width), Match: exact}
-	}
-	return &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}
+	return []*p4configv1.MatchField{{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}}, nil
 }
 
 // sameSignature checks that two actions sharing a control-plane name can be
