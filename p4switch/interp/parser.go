@@ -275,6 +275,9 @@ func (c *compiler) keysetMatcher(e *env, x ast.Expr, l *Layout) keyMatcher {
 			if vs == nil {
 				c.fail(x.Pos, "value_set %s not instantiated", x.Name)
 			}
+			if vs.Layout.Size != l.Size {
+				c.fail(x.Pos, "value_set %s does not match a %d-bit select key", x.Name, l.Width)
+			}
 			return keyMatcher{vs: vs}
 		}
 	}
