@@ -23,7 +23,6 @@ type compiler struct {
 	info       *check.Info
 	prog       *Program
 	layouts    map[check.Type]*Layout
-	actions    map[string]*Action
 	topEnv     *env
 	digests    map[string]*DigestType
 	fnStack    []*fnFrame
@@ -96,7 +95,7 @@ func (c *compiler) alloc(n int) int {
 
 // Compile builds the runnable program from a checked v1model program.
 func Compile(info *check.Info) (prog *Program, err error) {
-	c := &compiler{info: info, layouts: map[check.Type]*Layout{}, actions: map[string]*Action{}, digests: map[string]*DigestType{}, actionEnvs: map[*Action]*env{}, funcs: map[*ast.FunctionDecl]*funcInst{}}
+	c := &compiler{info: info, layouts: map[check.Type]*Layout{}, digests: map[string]*DigestType{}, actionEnvs: map[*Action]*env{}, funcs: map[*ast.FunctionDecl]*funcInst{}}
 	c.prog = &Program{Info: info, FieldLists: map[int][]FieldRef{}, StdField: map[string]int{}, ErrorCodes: map[string]int{}}
 	for i, e := range info.Errors {
 		c.prog.ErrorCodes[e] = i
@@ -465,12 +464,11 @@ func (c *compiler) action(e *env, d *ast.ActionDecl) *Action {
 		}
 		return next
 	}
-	if prev, dup := c.actions[a.Name]; !dup {
-		c.actions[a.Name] = a
-		c.prog.Actions = append(c.prog.Actions, a)
-	} else if prev.Decl != d {
-		c.fail(d.Pos, "two actions have the control-plane name %s", a.Name)
-	}
+	// Actions may share a control-plane name (a P4-14 translation's
+	// @name("._drop") in ingress and egress, or one declaration in two
+	// instances of a control): all are kept, and p4info lists them as one
+	// action when their parameters agree.
+	c.prog.Actions = append(c.prog.Actions, a)
 	return a
 }
 

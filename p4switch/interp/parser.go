@@ -128,8 +128,9 @@ func (c *compiler) selectFn(e *env, sel *ast.Select, index map[string]int) func(
 		total += l.Words
 	}
 	type caseFn struct {
-		ms   []keyMatcher
-		next int
+		ms    []keyMatcher
+		whole *ValueSet // a value set of a struct matching all the keys at once
+		next  int
 	}
 	var cases []caseFn
 	for _, cs := range sel.Cases {
@@ -138,6 +139,20 @@ func (c *compiler) selectFn(e *env, sel *ast.Select, index map[string]int) func(
 			elems = l.Elems
 		} else {
 			elems = []ast.Expr{cs.Keyset}
+		}
+		if vs := c.valueSetKeyset(e, cs.Keyset); vs != nil && len(keys) > 1 {
+			// value_set<S> with one struct field per key: a member's
+			// fields are the keys' values, in order
+			if vs.Layout.Kind != KStruct || len(vs.Layout.Fields) != len(keys) || vs.Layout.Size != total {
+				c.fail(cs.Keyset.Position(), "value_set %s does not match the %d select keys field by field", vs.Name, len(keys))
+			}
+			for i, f := range vs.Layout.Fields {
+				if f.Layout.Kind != KScalar || f.Layout.Width != keys[i].l.Width {
+					c.fail(cs.Keyset.Position(), "value_set %s: field %s does not match select key %d", vs.Name, f.Name, i+1)
+				}
+			}
+			cases = append(cases, caseFn{whole: vs, next: index[cs.Next]})
+			continue
 		}
 		var ms []keyMatcher
 		for i, k := range elems {
@@ -152,7 +167,7 @@ func (c *compiler) selectFn(e *env, sel *ast.Select, index map[string]int) func(
 				ms = append(ms, keyMatcher{any: true})
 			}
 		}
-		cases = append(cases, caseFn{ms, index[cs.Next]})
+		cases = append(cases, caseFn{ms: ms, next: index[cs.Next]})
 	}
 	buf := make([]uint64, total)
 	slots := make([][]uint64, len(keys))
@@ -167,6 +182,12 @@ func (c *compiler) selectFn(e *env, sel *ast.Select, index map[string]int) func(
 		}
 	next:
 		for _, cs := range cases {
+			if cs.whole != nil {
+				if matchMembers(cs.whole, buf) {
+					return cs.next, true
+				}
+				continue
+			}
 			for i, m := range cs.ms {
 				if !m.match(slots[i]) {
 					continue next
@@ -183,19 +204,7 @@ func (m *keyMatcher) match(k []uint64) bool {
 	case m.any:
 		return true
 	case m.vs != nil:
-		for _, mem := range m.vs.snapshot() {
-			ok := true
-			for j := range k {
-				if k[j]&mem[1][j] != mem[0][j] {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				return true
-			}
-		}
-		return false
+		return matchMembers(m.vs, k)
 	case m.lo != nil:
 		return cmpWords(k, m.lo) >= 0 && cmpWords(k, m.hi) <= 0
 	}
@@ -205,6 +214,37 @@ func (m *keyMatcher) match(k []uint64) bool {
 		}
 	}
 	return true
+}
+
+// matchMembers reports whether key k (the slots of the value set's element)
+// matches a member of vs.
+func matchMembers(vs *ValueSet, k []uint64) bool {
+	for _, mem := range vs.snapshot() {
+		ok := true
+		for j := range k {
+			if k[j]&mem[1][j] != mem[0][j] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// valueSetKeyset returns the value set a keyset names, or nil.
+func (c *compiler) valueSetKeyset(e *env, x ast.Expr) *ValueSet {
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if o := c.info.Uses[id]; o != nil && o.Kind == check.ObjValueSet {
+		vs, _ := e.obj(o.Decl).(*ValueSet)
+		return vs
+	}
+	return nil
 }
 
 func (c *compiler) keysetMatcher(e *env, x ast.Expr, l *Layout) keyMatcher {
@@ -234,6 +274,9 @@ func (c *compiler) keysetMatcher(e *env, x ast.Expr, l *Layout) keyMatcher {
 			vs, _ := e.obj(o.Decl).(*ValueSet)
 			if vs == nil {
 				c.fail(x.Pos, "value_set %s not instantiated", x.Name)
+			}
+			if vs.Layout.Size != l.Size {
+				c.fail(x.Pos, "value_set %s does not match a %d-bit select key", x.Name, l.Width)
 			}
 			return keyMatcher{vs: vs}
 		}

@@ -13,7 +13,7 @@ type Program struct {
 	Info      *check.Info
 	Slots     int
 	Tables    []*Table
-	Actions   []*Action // every control-plane visible action, unique by name
+	Actions   []*Action // every control-plane visible action; several may share a name
 	Counters  []*Counter
 	Meters    []*Meter
 	Registers []*Register

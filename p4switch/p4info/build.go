@@ -2,7 +2,9 @@ package p4info
 
 import (
 	"errors"
+	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,9 +57,17 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 	for _, t := range p.Tables {
 		tabSyms[t] = st.add(pre(p4configv1.P4Ids_TABLE), t.Name, t.Annos)
 	}
+	firstOfName := map[string]*interp.Action{}
 	for _, a := range p.Actions {
 		if !a.ControlPlane {
 			continue
+		}
+		if first, ok := firstOfName[a.Name]; ok {
+			if err := sameSignature(first, a); err != nil {
+				return nil, nil, err
+			}
+		} else {
+			firstOfName[a.Name] = a
 		}
 		actSyms[a] = st.add(pre(p4configv1.P4Ids_ACTION), a.Name, a.Annos)
 	}
@@ -196,6 +206,9 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		}
 		s := actSyms[a]
 		ids.Actions[a] = s.id
+		if firstOfName[a.Name] != a {
+			continue // listed once, by the first action of its name
+		}
 		pa := &p4configv1.Action{Preamble: preamble(s)}
 		for i, prm := range a.Params {
 			pp := &p4configv1.Action_Param{Id: uint32(i + 1), Name: prm.Name, Bitwidth: int32(prm.Width), Annotations: annotationStrings(prm.Annos)}
@@ -273,7 +286,11 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		s := vsSyms[v]
 		ids.ValueSets[v] = s.id
 		pv := &p4configv1.ValueSet{Preamble: preamble(s), Size: int32(v.Size)}
-		pv.Match = append(pv.Match, valueSetMatch(v))
+		m, err := valueSetMatch(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		pv.Match = m
 		info.ValueSets = append(info.ValueSets, pv)
 	}
 	for _, r := range p.Registers {
@@ -327,19 +344,82 @@ func paddedBytes(v *big.Int, width int) []byte {
 }
 
 // valueSetMatch describes what a value_set member matches, as p4c does: for
-// value_set<bit<W>> one unnamed exact field of W bits, for a struct with one
-// field that field, by name (members may still be written as ternary). A
-// struct of several fields keeps p4switch's single ternary field over the
-// whole value, named after the value set, because members are written as
-// one value (p4c would list one field per struct field).
-func valueSetMatch(v *interp.ValueSet) *p4configv1.MatchField {
+// value_set<bit<W>> one unnamed exact field of W bits; for a struct one
+// field per struct field (id from @id or its position, name from @name or
+// the field's name), exact unless the field says @match(ternary|lpm|optional).
+// Other element types keep p4switch's single ternary field over the whole
+// value, named after the value set.
+func valueSetMatch(v *interp.ValueSet) ([]*p4configv1.MatchField, error) {
 	exact := &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_EXACT}
-	if _, ok := check.Underlying(v.Layout.Type).(*check.Bits); ok {
-		return &p4configv1.MatchField{Id: 1, Bitwidth: int32(v.Layout.Width), Match: exact}
+	switch t := check.Underlying(v.Layout.Type).(type) {
+	case *check.Bits:
+		return []*p4configv1.MatchField{{Id: 1, Bitwidth: int32(v.Layout.Width), Match: exact}}, nil
+	case *check.Struct:
+		var out []*p4configv1.MatchField
+		for i, f := range t.Fields {
+			if _, ok := check.Underlying(f.Type).(*check.Bits); !ok {
+				return nil, fmt.Errorf("value set %s: field %s is a %s; P4Runtime takes value sets of bit<W>, or of structs of bit<W> fields", v.Name, f.Name, f.Type)
+			}
+			mf := &p4configv1.MatchField{Id: uint32(i + 1), Name: f.Name, Bitwidth: int32(v.Layout.Fields[i].Layout.Width), Match: exact}
+			if id, ok := f.Annos.Int("id"); ok {
+				mf.Id = uint32(id.Uint64())
+			}
+			if n, ok := f.Annos.String("name"); ok {
+				mf.Name = n
+			}
+			if a := f.Annos.Get("match"); a != nil {
+				kind := ""
+				if len(a.Raw) == 1 {
+					kind = a.Raw[0].Text
+				}
+				switch kind {
+				case "exact":
+				case "ternary":
+					mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}
+				case "lpm":
+					mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_LPM}
+				case "optional":
+					mf.Match = &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_OPTIONAL}
+				default:
+					return nil, fmt.Errorf("value set %s: field %s: @match(%s) is not supported (exact, ternary, lpm, optional are)", v.Name, f.Name, kind)
+				}
+				mf.Annotations = slices.DeleteFunc(annotationStrings(f.Annos), func(s string) bool { return strings.HasPrefix(s, "@match") })
+			} else {
+				mf.Annotations = annotationStrings(f.Annos)
+			}
+			out = append(out, mf)
+		}
+		seen := map[uint32]bool{}
+		for _, mf := range out {
+			if mf.Id == 0 || seen[mf.Id] {
+				return nil, fmt.Errorf("value set %s: field id %d is zero or used twice", v.Name, mf.Id)
+			}
+			seen[mf.Id] = true
+		}
+		return out, nil
 	}
-	if v.Layout.Kind == interp.KStruct && len(v.Layout.Fields) == 1 {
-		f := v.Layout.Fields[0]
-		return &p4configv1.MatchField{Id: 1, Name: f.Name, Bitwidth: int32(f.Layout.Width), Match: exact}
+	return []*p4configv1.MatchField{{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}}, nil
+}
+
+// sameSignature checks that two actions sharing a control-plane name can be
+// one P4Info action: the same parameters (names, widths, types) in the same
+// order. p4c lists such actions once (older versions keep the first
+// silently; since 2024 p4c rejects every shared action name when it writes a
+// P4Info); p4switch merges them when the control plane cannot tell them
+// apart and rejects them otherwise.
+func sameSignature(a, b *interp.Action) error {
+	differ := func(why string) error {
+		return fmt.Errorf("%s: actions %s (line %d) and %s (line %d) share the control-plane name %s but %s",
+			b.Decl.Pos, a.Decl.Name, a.Decl.Pos.Line, b.Decl.Name, b.Decl.Pos.Line, a.Name, why)
 	}
-	return &p4configv1.MatchField{Id: 1, Name: v.Name, Bitwidth: int32(v.Layout.Width), Match: &p4configv1.MatchField_MatchType_{MatchType: p4configv1.MatchField_TERNARY}}
+	if len(a.Params) != len(b.Params) {
+		return differ(fmt.Sprintf("take %d and %d parameters", len(a.Params), len(b.Params)))
+	}
+	for i, pa := range a.Params {
+		pb := b.Params[i]
+		if pa.Name != pb.Name || pa.Width != pb.Width || !check.Same(pa.Type, pb.Type) {
+			return differ(fmt.Sprintf("parameter %d differs (%s %s, %s %s)", i+1, pa.Type, pa.Name, pb.Type, pb.Name))
+		}
+	}
+	return nil
 }

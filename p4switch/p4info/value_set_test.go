@@ -58,3 +58,31 @@ V1Switch(P(), VC(), I(), E(), CC(), D()) main;
 		t.Errorf("value set match: %v", m)
 	}
 }
+
+// TestValueSetOfStructIsOneFieldPerStructField: a value set of a struct of
+// several fields lists one match field per struct field, named by @name or
+// the field's name, exact unless @match says otherwise (pvs-struct-2-bmv2).
+func TestValueSetOfStructIsOneFieldPerStructField(t *testing.T) {
+	vs := compile(t, "../testdata/value_sets.p4").ValueSets
+	if len(vs) != 2 || vs[0].Preamble.Name != "P.pairs" {
+		t.Fatalf("value sets: %v", vs)
+	}
+	want := []struct {
+		id    uint32
+		name  string
+		width int32
+		kind  p4configv1.MatchField_MatchType
+	}{
+		{1, "first", 16, p4configv1.MatchField_EXACT},
+		{2, "top3", 3, p4configv1.MatchField_TERNARY},
+	}
+	if len(vs[0].Match) != len(want) {
+		t.Fatalf("match fields: %v", vs[0].Match)
+	}
+	for i, w := range want {
+		m := vs[0].Match[i]
+		if m.Id != w.id || m.Name != w.name || m.Bitwidth != w.width || m.GetMatchType() != w.kind || len(m.Annotations) != 0 {
+			t.Errorf("match field %d: %v, want %+v", i+1, m, w)
+		}
+	}
+}

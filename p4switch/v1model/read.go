@@ -439,22 +439,3 @@ func (p *Pipeline) readDigests(req *p4v1.DigestEntry, emit func(*p4v1.Entity) er
 	}
 	return nil
 }
-
-func (p *Pipeline) readValueSets(req *p4v1.ValueSetEntry, emit func(*p4v1.Entity) error) error {
-	for _, vs := range p.p.ValueSets {
-		id := p.c.IDs.ValueSets[vs]
-		if req.ValueSetId != 0 && req.ValueSetId != id {
-			continue
-		}
-		e := &p4v1.ValueSetEntry{ValueSetId: id}
-		w := vs.Layout.Width
-		for _, m := range vs.Members() {
-			e.Members = append(e.Members, &p4v1.ValueSetMember{Match: []*p4v1.FieldMatch{{FieldId: 1,
-				FieldMatchType: &p4v1.FieldMatch_Ternary_{Ternary: &p4v1.FieldMatch_Ternary{Value: wordsBytes(m[0], w), Mask: wordsBytes(m[1], w)}}}}})
-		}
-		if err := emit(&p4v1.Entity{Entity: &p4v1.Entity_ValueSetEntry{ValueSetEntry: e}}); err != nil {
-			return err
-		}
-	}
-	return nil
-}

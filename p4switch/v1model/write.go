@@ -70,9 +70,19 @@ func (p *Pipeline) tableByID(id uint32) (*interp.Table, error) {
 	return nil, errf(codes.NotFound, "no table with id %d", id)
 }
 
-func (p *Pipeline) actionByID(id uint32) *interp.Action {
-	for a, aid := range p.c.IDs.Actions {
-		if aid == id {
+// actionByID finds the action with P4Runtime id id. Actions that share a
+// control-plane name share an id, so with a table (t != nil) the action is
+// the one among t's actions; without one, the first of the program.
+func (p *Pipeline) actionByID(t *interp.Table, id uint32) *interp.Action {
+	if t != nil {
+		for _, ta := range t.Actions {
+			if aid, ok := p.c.IDs.Actions[ta.Action]; ok && aid == id {
+				return ta.Action
+			}
+		}
+	}
+	for _, a := range p.p.Actions {
+		if aid, ok := p.c.IDs.Actions[a]; ok && aid == id {
 			return a
 		}
 	}
@@ -239,7 +249,7 @@ func (p *Pipeline) actionCall(t *interp.Table, a *p4v1.Action, asDefault bool) (
 	if a == nil {
 		return nil, errf(codes.InvalidArgument, "missing action")
 	}
-	act := p.actionByID(a.ActionId)
+	act := p.actionByID(t, a.ActionId)
 	if act == nil {
 		return nil, errf(codes.NotFound, "no action with id %d", a.ActionId)
 	}
