@@ -1,21 +1,17 @@
 package org.fairfabric.controller.program;
 
-import com.google.protobuf.ByteString;
 import java.util.List;
 import org.fairfabric.controller.p4rt.P4Bytes;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
-import p4.v1.P4RuntimeOuterClass.Action;
 import p4.v1.P4RuntimeOuterClass.Entity;
 import p4.v1.P4RuntimeOuterClass.FieldMatch;
-import p4.v1.P4RuntimeOuterClass.TableAction;
-import p4.v1.P4RuntimeOuterClass.TableEntry;
 
 /**
  * The fabric pipeline's entities the allocation loop writes, by the P4 program's names and in
  * P4Runtime's canonical form: the first-hop path classifier, the host ports that keep the
  * pinned-path tag, and the Augmented Queue classifiers and configurations (docs/pipeline.md).
  */
-public final class AllocationEntities {
+public final class AllocationEntities extends EntityFactory {
     static final String PATH_CLASSIFIER = FabricEntities.IN + "path_classifier.path_classifier";
     static final String KEEP_TAG = FabricEntities.EG + "rewrite.host_port_keep_tag";
     static final String AQ_OUTBOUND = FabricEntities.IN + "aq_classify_outbound.aq_classify_outbound";
@@ -26,10 +22,8 @@ public final class AllocationEntities {
     public static final int AQ_CC_DROP = 0;
     private static final long U32 = 0xFFFF_FFFFL;
 
-    private final P4InfoIndex p4;
-
     public AllocationEntities(P4InfoIndex p4) {
-        this.p4 = p4;
+        super(p4);
     }
 
     /** Whether the P4Info has every table these entities go to. */
@@ -92,29 +86,5 @@ public final class AllocationEntities {
                         "limit", P4Bytes.of(Math.min(limitBytes, U32)), "cc_type", P4Bytes.of(ccType),
                         "ecn_threshold", P4Bytes.of(Math.min(ecnThresholdBytes, U32)),
                         "inv_rate_fp", P4Bytes.of(Math.min(inverseRateFp, U32))));
-    }
-
-    private FieldMatch exact(String table, String field, ByteString value) {
-        return FieldMatch.newBuilder().setFieldId(p4.matchFieldId(table, field))
-                .setExact(FieldMatch.Exact.newBuilder().setValue(value)).build();
-    }
-
-    private FieldMatch ternary(String table, String field, long value, long mask) {
-        return FieldMatch.newBuilder().setFieldId(p4.matchFieldId(table, field))
-                .setTernary(FieldMatch.Ternary.newBuilder().setValue(P4Bytes.of(value & mask)).setMask(P4Bytes.of(mask))).build();
-    }
-
-    private Action action(String name, Object... params) {
-        Action.Builder a = Action.newBuilder().setActionId(p4.actionId(name));
-        for (int i = 0; i < params.length; i += 2) {
-            a.addParams(Action.Param.newBuilder().setParamId(p4.paramId(name, (String) params[i]))
-                    .setValue((ByteString) params[i + 1]));
-        }
-        return a.build();
-    }
-
-    private Entity entry(String table, List<FieldMatch> match, int priority, Action action) {
-        return Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(p4.tableId(table)).addAllMatch(match)
-                .setPriority(priority).setAction(TableAction.newBuilder().setAction(action))).build();
     }
 }

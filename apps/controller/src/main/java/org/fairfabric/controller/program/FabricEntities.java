@@ -1,6 +1,5 @@
 package org.fairfabric.controller.program;
 
-import com.google.protobuf.ByteString;
 import java.util.List;
 import org.fairfabric.controller.p4rt.P4Bytes;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
@@ -20,7 +19,7 @@ import p4.v1.P4RuntimeOuterClass.TableEntry;
  * resolved through the P4Info), with every value in P4Runtime's canonical form so that what a
  * switch reads back equals what was written.
  */
-final class FabricEntities {
+final class FabricEntities extends EntityFactory {
     static final String IN = "FabricIngress.";
     static final String EG = "FabricEgress.";
     static final String INGRESS_PORT_KIND = IN + "port_kind.ingress_port_kind";
@@ -37,10 +36,8 @@ final class FabricEntities {
     /** {@code CPU_CLONE_SESSION_ID} of the program: events reach the controller through it. */
     static final int CPU_CLONE_SESSION = 511;
 
-    private final P4InfoIndex p4;
-
     FabricEntities(P4InfoIndex p4) {
-        this.p4 = p4;
+        super(p4);
     }
 
     Entity portKind(boolean ingress, int port, int kind) {
@@ -144,25 +141,6 @@ final class FabricEntities {
             this.selector = table + "_selector";
             this.portAction = IN + "upward_routing." + action;
         }
-    }
-
-    private FieldMatch exact(String table, String field, ByteString value) {
-        return FieldMatch.newBuilder().setFieldId(p4.matchFieldId(table, field))
-                .setExact(FieldMatch.Exact.newBuilder().setValue(value)).build();
-    }
-
-    private Action action(String name, Object... params) {
-        Action.Builder a = Action.newBuilder().setActionId(p4.actionId(name));
-        for (int i = 0; i < params.length; i += 2) {
-            a.addParams(Action.Param.newBuilder().setParamId(p4.paramId(name, (String) params[i]))
-                    .setValue((ByteString) params[i + 1]));
-        }
-        return a.build();
-    }
-
-    private Entity entry(String table, List<FieldMatch> match, int priority, Action action) {
-        return Entity.newBuilder().setTableEntry(TableEntry.newBuilder().setTableId(p4.tableId(table)).addAllMatch(match)
-                .setPriority(priority).setAction(TableAction.newBuilder().setAction(action))).build();
     }
 
     static long ipv4Value(String dotted) {
