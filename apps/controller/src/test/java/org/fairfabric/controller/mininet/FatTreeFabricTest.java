@@ -9,19 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Promenade's k=4 fat-tree (20 p4switch instances, 16 hosts) in Mininet, programmed only by the
@@ -30,39 +22,21 @@ import org.junit.jupiter.api.io.TempDir;
  * kill -9 and restart, and a failed aggregation-to-edge link. Hosts: cjh1, cjh2 on cjedge00
  * (port 1, 2; uplinks 3 to cjagg00 and 4 to cjagg01), cjh3, cjh4 on cjedge01, ..., cjh13-16 in pod 3.
  */
-@Tag("mininet")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class FatTreeFabricTest {
+class FatTreeFabricTest extends FabricTestBase {
     /**
      * The link rate: what p4switch sustains across 5 hops on this 2-core machine shared with
      * other work (measured: 100 Mbit/s links gave 16 Mbit/s, 20 gave 14-16, 10 gave 9.1).
      */
     static final double LINK_MBIT = Double.parseDouble(System.getProperty("fairfabric.mininet.linkMbit", "10"));
-    static final int FLOWS = 64;
 
-    @TempDir
-    static Path work;
-    MininetFabric fabric;
-    FabricController ctl;
-
-    @BeforeAll
-    void startFabric() throws Exception {
-        fabric = MininetFabric.start("fattree", "cj", LINK_MBIT, work.resolve("fabric"));
-        ctl = FabricController.start(fabric, work.resolve("controller"));
+    @Override
+    String topology() {
+        return "fattree";
     }
 
-    @AfterAll
-    void stopFabric() throws Exception {
-        try {
-            if (ctl != null) {
-                ctl.close();
-            }
-        } finally {
-            if (fabric != null) {
-                fabric.close();
-            }
-        }
+    @Override
+    double linkMbit() {
+        return LINK_MBIT;
     }
 
     @Test

@@ -10,20 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * P4TE's 4x4 leaf-spine on p4switch in Mininet, programmed only by the controller, with 10 Mbit/s
@@ -32,35 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
  * on their own, comes last). Hosts: cjh1-4 on cjleaf1 ... cjh13-16 on cjleaf4; leaf port 4+s goes
  * to spine s, spine port l to leaf l.
  */
-@Tag("mininet")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class LeafSpineFabricTest {
+class LeafSpineFabricTest extends FabricTestBase {
     static final double LINK_MBIT = 10;
-    static final int FLOWS = 64;
 
-    @TempDir
-    static Path work;
-    MininetFabric fabric;
-    FabricController ctl;
-
-    @BeforeAll
-    void startFabric() throws Exception {
-        fabric = MininetFabric.start("leafspine", "cj", LINK_MBIT, work.resolve("fabric"));
-        ctl = FabricController.start(fabric, work.resolve("controller"));
+    @Override
+    String topology() {
+        return "leafspine";
     }
 
-    @AfterAll
-    void stopFabric() throws Exception {
-        try {
-            if (ctl != null) {
-                ctl.close();
-            }
-        } finally {
-            if (fabric != null) {
-                fabric.close();
-            }
-        }
+    @Override
+    double linkMbit() {
+        return LINK_MBIT;
     }
 
     @Test

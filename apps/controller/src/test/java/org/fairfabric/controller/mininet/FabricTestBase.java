@@ -1,0 +1,51 @@
+package org.fairfabric.controller.mininet;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One Mininet fabric and one controller process for a whole test class; the tests run in
+ * {@code @Order} and each leaves the fabric as it found it.
+ */
+@Tag("mininet")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+abstract class FabricTestBase {
+    static final int FLOWS = 64;
+
+    @TempDir
+    static Path work;
+    MininetFabric fabric;
+    FabricController ctl;
+
+    /** The topology the driver builds: {@code fattree} or {@code leafspine}. */
+    abstract String topology();
+
+    /** The rate of every link, Mbit/s. */
+    abstract double linkMbit();
+
+    @BeforeAll
+    void startFabric() throws Exception {
+        fabric = MininetFabric.start(topology(), "cj", linkMbit(), work.resolve("fabric"));
+        ctl = FabricController.start(fabric, work.resolve("controller"));
+    }
+
+    @AfterAll
+    void stopFabric() throws Exception {
+        try {
+            if (ctl != null) {
+                ctl.close();
+            }
+        } finally {
+            if (fabric != null) {
+                fabric.close();
+            }
+        }
+    }
+}
