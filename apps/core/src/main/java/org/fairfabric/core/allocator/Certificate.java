@@ -29,14 +29,18 @@ final class Certificate {
         sessionRates = new double[n];
         // Loads of the repaired rates: the given loads, less what the (few) repaired paths shed.
         loads = load.clone();
+        // The one pass over every path→link entry: per link, its price and the factor a path
+        // through it must be scaled by (1 unless overloaded), interleaved so that an entry costs
+        // one memory access.
         double dual = 0;
-        // Per link: the factor a path through it must be scaled by (1 unless overloaded).
-        double[] scale = new double[cap.length];
+        double[] priceScale = new double[2 * cap.length];
         for (int e = 0; e < cap.length; e++) {
             dual += mu[e] * cap[e];
-            scale[e] = load[e] > cap[e] ? cap[e] / load[e] : 1;
+            priceScale[2 * e] = mu[e];
+            priceScale[2 * e + 1] = load[e] > cap[e] ? cap[e] / load[e] : 1;
         }
-        double primal = 0;
+        // Σ_i [w_i log(best_i) − l_i best_i − w_i log x_i] is accumulated as one log per session.
+        double excess = 0;
         double infeasible = 0;
         for (int i = 0; i < n; i++) {
             double x = 0;
@@ -45,17 +49,20 @@ final class Certificate {
                 double f = 1;
                 double price = 0;
                 for (int k = pls[p]; k < pls[p + 1]; k++) {
-                    int e = pl[k];
-                    price += mu[e];
-                    double t = scale[e];
+                    int e = 2 * pl[k];
+                    price += priceScale[e];
+                    double t = priceScale[e + 1];
                     f = t < f ? t : f;
                 }
-                cheapest = Math.min(cheapest, price);
-                repairedRates[p] = pathRates[p] * f;
+                cheapest = price < cheapest ? price : cheapest;
+                double r = pathRates[p];
                 if (f < 1) {
-                    shed(pls, pl, p, pathRates[p] - repairedRates[p]);
+                    double repaired = r * f;
+                    shed(pls, pl, p, r - repaired);
+                    r = repaired;
                 }
-                x += repairedRates[p];
+                repairedRates[p] = r;
+                x += r;
             }
             if (x > d[i]) {
                 double f = d[i] / x;
@@ -72,10 +79,9 @@ final class Certificate {
             }
             double best = cheapest > 0 ? w[i] / cheapest : Double.POSITIVE_INFINITY;
             best = Math.min(d[i], Math.max(g[i], best));
-            dual += w[i] * Math.log(best) - cheapest * best;
-            primal += w[i] * Math.log(x);
+            excess += w[i] * Math.log(best / x) - cheapest * best;
         }
-        double value = n == 0 ? 0 : (dual - primal) / Duality.sum(w);
+        double value = n == 0 ? 0 : (dual + excess) / Duality.sum(w);
         gap = Double.isNaN(value) ? Double.POSITIVE_INFINITY : value;
         infeasibility = infeasible;
     }

@@ -279,7 +279,14 @@ final class DualCoordinateSolver {
     void certify() {
         java.util.Arrays.fill(load, 0);
         for (int i = 0; i < n; i++) {
-            double v = rate(w[i], g[i], d[i], price[i]);
+            // Summed afresh (not the incrementally updated sum), so that the same prices always
+            // give bit-identical rates: a warm solve then recognises the sessions it left alone.
+            double l = 0;
+            for (int k = sls[i]; k < sls[i + 1]; k++) {
+                l += mu[sl[k]];
+            }
+            price[i] = l;
+            double v = rate(w[i], g[i], d[i], l);
             x[i] = v;
             for (int k = sls[i]; k < sls[i + 1]; k++) {
                 load[sl[k]] += v;
