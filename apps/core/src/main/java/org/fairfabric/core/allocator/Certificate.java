@@ -6,6 +6,12 @@ package org.fairfabric.core.allocator;
  * scaled down by its most overloaded link, every session down to its demand), then
  * (D(μ) − Σ_i w_i log x_i) / Σ_i w_i is computed. D(μ) bounds every feasible allocation's
  * utility for any μ ≥ 0, so the gap bounds the repaired allocation's suboptimality.
+ *
+ * <p>When the prices come from a relaxation ({@link #of}) they are zero off its active links,
+ * so every path of a class costs its class's price. If moreover no link is overloaded (beyond
+ * {@link #ROUNDING}), no path needs repairing and the certificate is computed from the classes
+ * and the session totals without reading the path→link entries at all; otherwise one pass over
+ * them finds each path's repair factor (one read per entry).
  */
 final class Certificate {
     final double[] repairedRates;
@@ -15,6 +21,111 @@ final class Certificate {
     final double gap;
     /** Largest relative shortfall below a minimum rate after the repair. */
     final double infeasibility;
+
+    /**
+     * Relative load above capacity that is rounding, not overload: a relaxation's rates fill its
+     * binding links to within a few ulps, either side, and repairing them would only move the
+     * rounding. Reported loads may exceed capacity by this much, never more.
+     */
+    static final double ROUNDING = 1e-12;
+
+    /**
+     * The certificate of rates split from relaxation {@code classes} with prices {@code mu};
+     * {@code load} must be the loads of {@code pathRates}.
+     */
+    static Certificate of(PathClasses classes, double[] pathRates, double[] load, double[] mu) {
+        AllocationProblem pb = classes.full;
+        double[] cap = pb.capacityArray();
+        int[] reduced = classes.reducedLink;
+        double[] scale = null;
+        for (int e = 0; e < cap.length; e++) {
+            if (mu[e] != 0 && reduced[e] < 0) {
+                return new Certificate(pb, pathRates, load, mu);
+            }
+            if (load[e] > cap[e] * (1 + ROUNDING)) {
+                if (scale == null) {
+                    scale = new double[cap.length];
+                    java.util.Arrays.fill(scale, 1);
+                }
+                scale[e] = cap[e] / load[e];
+            }
+        }
+        return new Certificate(classes, pathRates, load, mu, scale);
+    }
+
+    /**
+     * Prices zero off the active links: path prices by classes; paths scaled by {@code scale}
+     * (per link, 1 unless overloaded), or, when it is null (nothing overloaded), not at all.
+     */
+    private Certificate(PathClasses classes, double[] pathRates, double[] load, double[] mu, double[] scale) {
+        AllocationProblem pb = classes.full;
+        int[] sps = pb.sessionPathStartArray();
+        int[] pls = pb.pathLinkStartArray();
+        int[] pl = pb.pathLinksArray();
+        double[] cap = pb.capacityArray();
+        double[] w = pb.weightArray();
+        double[] g = pb.minRateArray();
+        double[] d = pb.demandArray();
+        int[] scs = classes.sessionClassStart;
+        int[] cls = classes.classLinkStart;
+        int[] cl = classes.classLinks;
+        int[] activeLinks = classes.activeLinks;
+        int n = pb.sessionCount();
+        repairedRates = pathRates.clone();
+        sessionRates = new double[n];
+        loads = load.clone();
+        double dual = 0;
+        for (int e = 0; e < cap.length; e++) {
+            dual += mu[e] * cap[e];
+        }
+        double excess = 0;
+        double infeasible = 0;
+        for (int i = 0; i < n; i++) {
+            double x = 0;
+            for (int p = sps[i]; p < sps[i + 1]; p++) {
+                if (scale != null) {
+                    double f = 1;
+                    for (int k = pls[p]; k < pls[p + 1]; k++) {
+                        double t = scale[pl[k]];
+                        f = t < f ? t : f;
+                    }
+                    if (f < 1) {
+                        double before = repairedRates[p];
+                        repairedRates[p] = before * f;
+                        shed(pls, pl, p, before - repairedRates[p]);
+                    }
+                }
+                x += repairedRates[p];
+            }
+            double cheapest = Double.POSITIVE_INFINITY;
+            for (int c = scs[i]; c < scs[i + 1]; c++) {
+                double price = 0;
+                for (int k = cls[c]; k < cls[c + 1]; k++) {
+                    price += mu[activeLinks[cl[k]]];
+                }
+                cheapest = price < cheapest ? price : cheapest;
+            }
+            if (x > d[i]) {
+                double f = d[i] / x;
+                for (int p = sps[i]; p < sps[i + 1]; p++) {
+                    double before = repairedRates[p];
+                    repairedRates[p] *= f;
+                    shed(pls, pl, p, before - repairedRates[p]);
+                }
+                x = d[i];
+            }
+            sessionRates[i] = x;
+            if (x < g[i]) {
+                infeasible = Math.max(infeasible, (g[i] - x) / g[i]);
+            }
+            double best = cheapest > 0 ? w[i] / cheapest : Double.POSITIVE_INFINITY;
+            best = Math.min(d[i], Math.max(g[i], best));
+            excess += w[i] * Math.log(best / x) - cheapest * best;
+        }
+        double value = n == 0 ? 0 : (dual + excess) / Duality.sum(w);
+        gap = Double.isNaN(value) ? Double.POSITIVE_INFINITY : value;
+        infeasibility = infeasible;
+    }
 
     Certificate(AllocationProblem pb, double[] pathRates, double[] load, double[] mu) {
         int[] sps = pb.sessionPathStartArray();

@@ -400,7 +400,7 @@ final class LazyLinkSolver {
         Certificate certificate = null;
         if (previousRates != null) {
             // The previous split usually still fits after a small change: check before balancing.
-            certificate = new Certificate(pb, rates, balancer.load, mu);
+            certificate = Certificate.of(balancer.classes(), rates, balancer.load, mu);
         }
         while (certificate == null || !meets(certificate)) {
             double worst = balancer.maxInactiveUtilisation();
@@ -411,9 +411,9 @@ final class LazyLinkSolver {
             sweeps++;
             // Overloads on a few links cost the certificate little: check once they are small.
             certificate = balancer.maxInactiveUtilisation() <= 1 + CHECK_OVERLOAD * tolerance
-                    ? new Certificate(pb, rates, balancer.load, mu) : null;
+                    ? Certificate.of(balancer.classes(), rates, balancer.load, mu) : null;
         }
-        return certificate != null ? certificate : new Certificate(pb, rates, balancer.load, mu);
+        return certificate != null ? certificate : Certificate.of(balancer.classes(), rates, balancer.load, mu);
     }
 
     /** Share of the tolerance the relaxation is solved to, leaving room for the split. */

@@ -96,6 +96,10 @@ final class PathSplitBalancer {
         }
     }
 
+    PathClasses classes() {
+        return classes;
+    }
+
     /** Largest load/capacity over the inactive links. */
     double maxInactiveUtilisation() {
         double worst = 0;
