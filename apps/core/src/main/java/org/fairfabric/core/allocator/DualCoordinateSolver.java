@@ -296,7 +296,6 @@ final class DualCoordinateSolver {
         for (int e = 0; e < m; e++) {
             dual += mu[e] * cap[e];
         }
-        double primal = 0;
         double infeasible = 0;
         for (int i = 0; i < n; i++) {
             double f = 1;
@@ -308,17 +307,17 @@ final class DualCoordinateSolver {
             }
             double xr = x[i] * f;
             xRepaired[i] = xr;
+            // w log x − l x (the dual's term) less w log x_r (the primal's), with one log.
             if (Double.isInfinite(x[i])) {
                 dual = Double.POSITIVE_INFINITY;
             } else {
-                dual += w[i] * Math.log(x[i]) - price[i] * x[i];
+                dual += w[i] * Math.log(x[i] / xr) - price[i] * x[i];
             }
-            primal += w[i] * Math.log(xr);
             if (xr < g[i]) {
                 infeasible = Math.max(infeasible, (g[i] - xr) / g[i]);
             }
         }
-        gap = n == 0 ? 0 : (dual - primal) / sumW;
+        gap = n == 0 ? 0 : dual / sumW;
         if (Double.isNaN(gap)) {
             gap = Double.POSITIVE_INFINITY;
         }
