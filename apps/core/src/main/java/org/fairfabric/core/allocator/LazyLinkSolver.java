@@ -227,11 +227,15 @@ final class LazyLinkSolver {
         int paths = pb.pathCount();
         baseRates = new double[paths];
         copyRuns(old, previous.pathRates, identical, baseRates);
-        previousRates = baseRates.clone();
+        // Split proportions: also the previous rates of sessions whose paths changed but not their count.
+        previousRates = baseRates;
         for (int i = 0; i < n; i++) {
             int j = sessionFrom[i];
             int count = pb.endPath(i) - pb.firstPath(i);
             if (j >= 0 && identical[i] < 0 && old.endPath(j) - old.firstPath(j) == count) {
+                if (previousRates == baseRates) {
+                    previousRates = baseRates.clone();
+                }
                 System.arraycopy(previous.pathRates, old.firstPath(j), previousRates, pb.firstPath(i), count);
             }
         }

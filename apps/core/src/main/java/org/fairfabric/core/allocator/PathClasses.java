@@ -62,7 +62,8 @@ final class PathClasses {
         int[] members = new int[paths];
         int[] linkStartTmp = new int[paths + 1];
         int[] fromTmp = new int[paths];
-        int[] links = new int[pl.length];
+        // Class links number at most the path→link entries; a copy needs about the previous count.
+        int[] links = new int[previous != null ? Math.min(pl.length, previous.classLinks.length + 1024) : pl.length];
         int classes = 0;
         int nLinks = 0;
         int nMembers = 0;
@@ -93,6 +94,9 @@ final class PathClasses {
                 int classShift = classes - c0;
                 int linkShift = nLinks - l0;
                 int memberShift = nMembers - m0;
+                if (nLinks + l1 - l0 > links.length) {
+                    links = Arrays.copyOf(links, Math.min(pl.length, Math.max(2 * links.length, nLinks + l1 - l0)));
+                }
                 System.arraycopy(previous.classLinks, l0, links, nLinks, l1 - l0);
                 for (int k = m0; k < m1; k++) {
                     members[k + memberShift] = previous.memberPath[k] + pathShift;
@@ -138,6 +142,9 @@ final class PathClasses {
                 if (found < 0) {
                     found = classes++;
                     fromTmp[found] = -1;
+                    if (nLinks + len > links.length) {
+                        links = Arrays.copyOf(links, Math.min(pl.length, Math.max(2 * links.length, nLinks + len)));
+                    }
                     System.arraycopy(scratch, 0, links, nLinks, len);
                     nLinks += len;
                     linkStartTmp[classes] = nLinks;
