@@ -25,7 +25,8 @@ final class Certificate {
     /**
      * Relative load above capacity that is rounding, not overload: a relaxation's rates fill its
      * binding links to within a few ulps, either side, and repairing them would only move the
-     * rounding. Reported loads may exceed capacity by this much, never more.
+     * rounding. Reported loads may exceed capacity by this much, never more (and session rates
+     * their demand caps).
      */
     static final double ROUNDING = 1e-12;
 
@@ -105,7 +106,8 @@ final class Certificate {
                 }
                 cheapest = price < cheapest ? price : cheapest;
             }
-            if (x > d[i]) {
+            // A split of a capped rate may sum a few ulps above the cap: rounding, as for loads.
+            if (x > d[i] * (1 + ROUNDING)) {
                 double f = d[i] / x;
                 for (int p = sps[i]; p < sps[i + 1]; p++) {
                     double before = repairedRates[p];
