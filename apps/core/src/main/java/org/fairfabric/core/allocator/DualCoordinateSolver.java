@@ -279,7 +279,14 @@ final class DualCoordinateSolver {
     void certify() {
         java.util.Arrays.fill(load, 0);
         for (int i = 0; i < n; i++) {
-            double v = rate(w[i], g[i], d[i], price[i]);
+            // Summed afresh (not the incrementally updated sum), so that the same prices always
+            // give bit-identical rates: a warm solve then recognises the sessions it left alone.
+            double l = 0;
+            for (int k = sls[i]; k < sls[i + 1]; k++) {
+                l += mu[sl[k]];
+            }
+            price[i] = l;
+            double v = rate(w[i], g[i], d[i], l);
             x[i] = v;
             for (int k = sls[i]; k < sls[i + 1]; k++) {
                 load[sl[k]] += v;
@@ -289,7 +296,6 @@ final class DualCoordinateSolver {
         for (int e = 0; e < m; e++) {
             dual += mu[e] * cap[e];
         }
-        double primal = 0;
         double infeasible = 0;
         for (int i = 0; i < n; i++) {
             double f = 1;
@@ -301,17 +307,17 @@ final class DualCoordinateSolver {
             }
             double xr = x[i] * f;
             xRepaired[i] = xr;
+            // w log x − l x (the dual's term) less w log x_r (the primal's), with one log.
             if (Double.isInfinite(x[i])) {
                 dual = Double.POSITIVE_INFINITY;
             } else {
-                dual += w[i] * Math.log(x[i]) - price[i] * x[i];
+                dual += w[i] * Math.log(x[i] / xr) - price[i] * x[i];
             }
-            primal += w[i] * Math.log(xr);
             if (xr < g[i]) {
                 infeasible = Math.max(infeasible, (g[i] - xr) / g[i]);
             }
         }
-        gap = n == 0 ? 0 : (dual - primal) / sumW;
+        gap = n == 0 ? 0 : dual / sumW;
         if (Double.isNaN(gap)) {
             gap = Double.POSITIVE_INFINITY;
         }

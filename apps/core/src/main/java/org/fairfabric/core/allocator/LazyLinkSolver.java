@@ -43,10 +43,19 @@ final class LazyLinkSolver {
         final WarmStart relaxationStart;
         /** The last relaxation's path classes (reused for sessions whose paths did not change). */
         final PathClasses classes;
+        /** The last relaxation's class rates, from which pathRates were split. */
+        final double[] classRate;
+        /** Link loads of pathRates. */
+        final double[] loads;
+        /** Warm solves since the loads were last summed from scratch (they are updated incrementally). */
+        final int generation;
 
         Result(AllocationProblem problem, double[] pathRates, double[] prices, boolean[] active,
-               WarmStart relaxationStart, PathClasses classes) {
+               WarmStart relaxationStart, PathClasses classes, double[] classRate, double[] loads, int generation) {
             this.classes = classes;
+            this.classRate = classRate;
+            this.loads = loads;
+            this.generation = generation;
             this.problem = problem;
             this.pathRates = pathRates;
             this.prices = prices;
@@ -104,7 +113,7 @@ final class LazyLinkSolver {
             last = new Allocation(pb, converged, iterations, tolerance, certificate.gap, certificate.repairedRates, mu,
                     certificate.sessionRates, certificate.loads);
             last.withWarmStart(new WarmStart(new Result(pb, certificate.repairedRates, mu, active.clone(),
-                    relaxationStart, classes)));
+                    relaxationStart, classes, classRate, certificate.loads, baseLoads != null ? generation + 1 : 0)));
             if (converged) {
                 return last;
             }
@@ -121,6 +130,7 @@ final class LazyLinkSolver {
             prices = mu;
             previousRates = certificate.repairedRates;
             changed = null;
+            baseLoads = null;
         }
         return last;
     }
@@ -136,6 +146,15 @@ final class LazyLinkSolver {
     private int[] sameAs;
     /** Warm starts: links whose constraint or traffic may have changed (the dual method starts there). */
     private boolean[] changed;
+    /**
+     * Warm starts on the same links: the loads of {@code baseRates} (the previous rates of
+     * sessions whose paths are unchanged, zero elsewhere), the previous class rates, and how many
+     * incremental load updates the loads have been through; null when loads are summed afresh.
+     */
+    private double[] baseLoads;
+    private double[] baseRates;
+    private double[] previousClassRate;
+    private int generation;
     /** The relaxation's solution: a rate per class and a price per active link. */
     private double[] classRate;
     private double[] reducedPrices;
@@ -152,15 +171,18 @@ final class LazyLinkSolver {
             sameLinks = linkFrom[e] == e;
         }
         changed = new boolean[m];
-        sameAs = new int[n];
-        Arrays.fill(sameAs, -1);
+        // identical[i]: the previous session with exactly session i's paths (same links only), or -1.
+        int[] identical = new int[n];
+        Arrays.fill(identical, -1);
+        if (sameLinks) {
+            findIdentical(old, sessionFrom, identical);
+        }
         boolean[] kept = new boolean[old.sessionCount()];
         for (int i = 0; i < n; i++) {
             int j = sessionFrom[i];
             if (j >= 0) {
                 kept[j] = true;
-                if (sameLinks && samePaths(old, j, pb, i)) {
-                    sameAs[i] = j;
+                if (identical[i] >= 0) {
                     if (old.weight(j) == pb.weight(i) && old.demand(j) == pb.demand(i)
                             && old.minRate(j) == pb.minRate(i)) {
                         continue;
@@ -179,8 +201,8 @@ final class LazyLinkSolver {
             }
         } else {
             Arrays.fill(changed, true);
-            Arrays.fill(sameAs, -1);
         }
+        sameAs = identical;
         // Sessions with unchanged paths were covered by the previous active set.
         active = initialActiveLinks(sameAs);
         prices = new double[m];
@@ -201,15 +223,128 @@ final class LazyLinkSolver {
             sameAs = null;
             Arrays.fill(changed, true);
         }
-        previousRates = new double[pb.pathCount()];
+        // Rates of sessions with unchanged paths, copied in runs; the loads follow incrementally.
+        int paths = pb.pathCount();
+        baseRates = new double[paths];
+        copyRuns(old, previous.pathRates, identical, baseRates);
+        // Split proportions: also the previous rates of sessions whose paths changed but not their count.
+        previousRates = baseRates;
         for (int i = 0; i < n; i++) {
             int j = sessionFrom[i];
             int count = pb.endPath(i) - pb.firstPath(i);
-            if (j >= 0 && old.endPath(j) - old.firstPath(j) == count) {
+            if (j >= 0 && identical[i] < 0 && old.endPath(j) - old.firstPath(j) == count) {
+                if (previousRates == baseRates) {
+                    previousRates = baseRates.clone();
+                }
                 System.arraycopy(previous.pathRates, old.firstPath(j), previousRates, pb.firstPath(i), count);
             }
         }
+        if (sameLinks && sameAs != null && previous.loads != null && previous.generation < LOAD_REFRESH) {
+            baseLoads = previous.loads.clone();
+            int[] pls = old.pathLinkStartArray();
+            int[] pl = old.pathLinksArray();
+            for (int j = 0; j < kept.length; j++) {
+                if (!kept[j]) {
+                    unload(old, j, previous.pathRates, pls, pl);
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                int j = sessionFrom[i];
+                if (j >= 0 && identical[i] < 0) {
+                    unload(old, j, previous.pathRates, pls, pl);
+                }
+            }
+            previousClassRate = previous.classRate;
+            generation = previous.generation;
+        } else {
+            baseLoads = null;
+        }
         relaxationStart = previous.relaxationStart;
+    }
+
+    /** Warm solves that update loads incrementally before they are summed afresh (bounds rounding drift). */
+    static final int LOAD_REFRESH = 64;
+
+    private void unload(AllocationProblem old, int j, double[] rates, int[] pls, int[] pl) {
+        for (int p = old.firstPath(j); p < old.endPath(j); p++) {
+            double r = rates[p];
+            if (r != 0) {
+                for (int k = pls[p]; k < pls[p + 1]; k++) {
+                    baseLoads[pl[k]] -= r;
+                }
+            }
+        }
+    }
+
+    /**
+     * Sets identical[i] = sessionFrom[i] for each session whose paths are exactly those of its
+     * previous namesake. Runs of sessions consecutive in both problems are compared in bulk.
+     */
+    private void findIdentical(AllocationProblem old, int[] sessionFrom, int[] identical) {
+        int n = sessionFrom.length;
+        int i = 0;
+        while (i < n) {
+            int j = sessionFrom[i];
+            if (j < 0) {
+                i++;
+                continue;
+            }
+            int len = 1;
+            while (i + len < n && sessionFrom[i + len] == j + len) {
+                len++;
+            }
+            boolean whole = sameRun(old, j, pb, i, len);
+            for (int t = 0; t < len; t++) {
+                if (whole || samePaths(old, j + t, pb, i + t)) {
+                    identical[i + t] = j + t;
+                }
+            }
+            i += len;
+        }
+    }
+
+    /** Whether sessions j..j+len of a have exactly the paths of sessions i..i+len of b. */
+    private static boolean sameRun(AllocationProblem a, int j, AllocationProblem b, int i, int len) {
+        int[] as = a.sessionPathStartArray();
+        int[] bs = b.sessionPathStartArray();
+        int ap = as[j];
+        int bp = bs[i];
+        for (int t = 1; t <= len; t++) {
+            if (as[j + t] - ap != bs[i + t] - bp) {
+                return false;
+            }
+        }
+        int paths = as[j + len] - ap;
+        int[] al = a.pathLinkStartArray();
+        int[] bl = b.pathLinkStartArray();
+        int ak = al[ap];
+        int bk = bl[bp];
+        for (int q = 1; q <= paths; q++) {
+            if (al[ap + q] - ak != bl[bp + q] - bk) {
+                return false;
+            }
+        }
+        return Arrays.equals(a.pathLinksArray(), ak, al[ap + paths], b.pathLinksArray(), bk, bl[bp + paths]);
+    }
+
+    /** Copies the path rates of sessions with identical[i] ≥ 0, a run of consecutive sessions at a time. */
+    private void copyRuns(AllocationProblem old, double[] from, int[] identical, double[] to) {
+        int n = identical.length;
+        int i = 0;
+        while (i < n) {
+            int j = identical[i];
+            if (j < 0) {
+                i++;
+                continue;
+            }
+            int len = 1;
+            while (i + len < n && identical[i + len] == j + len) {
+                len++;
+            }
+            int start = old.firstPath(j);
+            System.arraycopy(from, start, to, pb.firstPath(i), old.endPath(j + len - 1) - start);
+            i += len;
+        }
     }
 
     /**
@@ -260,12 +395,16 @@ final class LazyLinkSolver {
      * tolerance allows, and returns the certificate.
      */
     private Certificate splitAndCertify(PathSplitBalancer balancer, double[] rates, double[] mu) {
-        balancer.initialSplit(classRate, previousRates, rates);
+        if (baseLoads != null && previousClassRate != null) {
+            balancer.warmSplit(classRate, previousRates, previousClassRate, baseRates, baseLoads, rates);
+        } else {
+            balancer.initialSplit(classRate, previousRates, rates);
+        }
         int sweeps = 0;
         Certificate certificate = null;
         if (previousRates != null) {
             // The previous split usually still fits after a small change: check before balancing.
-            certificate = new Certificate(pb, rates, balancer.load, mu);
+            certificate = Certificate.of(balancer.classes(), rates, balancer.load, mu);
         }
         while (certificate == null || !meets(certificate)) {
             double worst = balancer.maxInactiveUtilisation();
@@ -276,9 +415,9 @@ final class LazyLinkSolver {
             sweeps++;
             // Overloads on a few links cost the certificate little: check once they are small.
             certificate = balancer.maxInactiveUtilisation() <= 1 + CHECK_OVERLOAD * tolerance
-                    ? new Certificate(pb, rates, balancer.load, mu) : null;
+                    ? Certificate.of(balancer.classes(), rates, balancer.load, mu) : null;
         }
-        return certificate != null ? certificate : new Certificate(pb, rates, balancer.load, mu);
+        return certificate != null ? certificate : Certificate.of(balancer.classes(), rates, balancer.load, mu);
     }
 
     /** Share of the tolerance the relaxation is solved to, leaving room for the split. */

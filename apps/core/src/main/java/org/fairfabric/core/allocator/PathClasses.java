@@ -24,6 +24,8 @@ final class PathClasses {
     final int[] classLinkStart;
     final int[] classLinks;
     final boolean singleClass;
+    /** The previous relaxation's class that class c was copied from, or -1 when it was computed afresh. */
+    final int[] classFrom;
 
     private AllocationProblem relaxation;
 
@@ -59,7 +61,9 @@ final class PathClasses {
         int[] memberStartTmp = new int[paths + 1];
         int[] members = new int[paths];
         int[] linkStartTmp = new int[paths + 1];
-        int[] links = new int[pl.length];
+        int[] fromTmp = new int[paths];
+        // Class links number at most the path→link entries; a copy needs about the previous count.
+        int[] links = new int[previous != null ? Math.min(pl.length, previous.classLinks.length + 1024) : pl.length];
         int classes = 0;
         int nLinks = 0;
         int nMembers = 0;
@@ -74,22 +78,43 @@ final class PathClasses {
             int end = sps[i + 1];
             int j = sameAs == null ? -1 : sameAs[i];
             if (j >= 0) {
-                int shift = first - previous.full.firstPath(j);
-                for (int c = previous.sessionClassStart[j]; c < previous.sessionClassStart[j + 1]; c++) {
-                    int from = previous.classLinkStart[c];
-                    int len = previous.classLinkStart[c + 1] - from;
-                    System.arraycopy(previous.classLinks, from, links, nLinks, len);
-                    nLinks += len;
-                    memberStartTmp[classes] = nMembers;
-                    for (int k = previous.classMemberStart[c]; k < previous.classMemberStart[c + 1]; k++) {
-                        members[nMembers++] = previous.memberPath[k] + shift;
-                    }
-                    classes++;
-                    linkStartTmp[classes] = nLinks;
+                // A run of sessions with the previous problem's paths, consecutive there too: its
+                // classes are copied in bulk, every index shifted by a constant.
+                int len = 1;
+                while (i + len < n && sameAs[i + len] == j + len) {
+                    len++;
                 }
+                int c0 = previous.sessionClassStart[j];
+                int c1 = previous.sessionClassStart[j + len];
+                int l0 = previous.classLinkStart[c0];
+                int l1 = previous.classLinkStart[c1];
+                int m0 = previous.classMemberStart[c0];
+                int m1 = previous.classMemberStart[c1];
+                int pathShift = first - previous.full.firstPath(j);
+                int classShift = classes - c0;
+                int linkShift = nLinks - l0;
+                int memberShift = nMembers - m0;
+                if (nLinks + l1 - l0 > links.length) {
+                    links = Arrays.copyOf(links, Math.min(pl.length, Math.max(2 * links.length, nLinks + l1 - l0)));
+                }
+                System.arraycopy(previous.classLinks, l0, links, nLinks, l1 - l0);
+                for (int k = m0; k < m1; k++) {
+                    members[k + memberShift] = previous.memberPath[k] + pathShift;
+                }
+                for (int c = c0; c < c1; c++) {
+                    memberStartTmp[c + classShift] = previous.classMemberStart[c] + memberShift;
+                    linkStartTmp[c + 1 + classShift] = previous.classLinkStart[c + 1] + linkShift;
+                    fromTmp[c + classShift] = c;
+                }
+                for (int t = 1; t <= len; t++) {
+                    sessionClassStart[i + t] = previous.sessionClassStart[j + t] + classShift;
+                    single &= sessionClassStart[i + t] - sessionClassStart[i + t - 1] == 1;
+                }
+                classes += c1 - c0;
+                nLinks += l1 - l0;
+                nMembers += m1 - m0;
                 memberStartTmp[classes] = nMembers;
-                sessionClassStart[i + 1] = classes;
-                single &= classes - firstClass == 1;
+                i += len - 1;
                 continue;
             }
             if (end - first > pathClass.length) {
@@ -116,6 +141,10 @@ final class PathClasses {
                 }
                 if (found < 0) {
                     found = classes++;
+                    fromTmp[found] = -1;
+                    if (nLinks + len > links.length) {
+                        links = Arrays.copyOf(links, Math.min(pl.length, Math.max(2 * links.length, nLinks + len)));
+                    }
                     System.arraycopy(scratch, 0, links, nLinks, len);
                     nLinks += len;
                     linkStartTmp[classes] = nLinks;
@@ -138,6 +167,7 @@ final class PathClasses {
         memberPath = members;
         classLinkStart = Arrays.copyOf(linkStartTmp, classes + 1);
         classLinks = Arrays.copyOf(links, nLinks);
+        classFrom = Arrays.copyOf(fromTmp, classes);
         singleClass = single;
     }
 

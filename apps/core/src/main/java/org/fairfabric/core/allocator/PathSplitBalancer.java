@@ -38,24 +38,66 @@ final class PathSplitBalancer {
     /**
      * Sets path rates {@code r} from class rates: each class's rate is split in proportion to
      * {@code previous} over its members when that gives a positive total (a warm start), else
-     * evenly.
+     * evenly; and computes the link loads.
      */
     void initialSplit(double[] classRate, double[] previous, double[] r) {
-        int[] cms = classes.classMemberStart;
-        int[] mp = classes.memberPath;
         for (int c = 0; c < classRate.length; c++) {
-            double total = 0;
-            if (previous != null) {
-                for (int k = cms[c]; k < cms[c + 1]; k++) {
-                    total += previous[mp[k]];
-                }
-            }
-            int size = cms[c + 1] - cms[c];
-            for (int k = cms[c]; k < cms[c + 1]; k++) {
-                r[mp[k]] = total > 0 ? classRate[c] * previous[mp[k]] / total : classRate[c] / size;
-            }
+            split(c, classRate[c], previous, r);
         }
         Duality.linkLoads(pls, pl, r, load);
+    }
+
+    /**
+     * A warm split: {@code baseLoads} are the loads of path rates {@code base} (zero on paths
+     * that are new or changed). A class copied from the previous relaxation whose rate is
+     * exactly {@code previousClassRate} of its source keeps the base rates as they are (so its
+     * paths' loads need no update); every other class is split as in {@link #initialSplit} and
+     * the loads are updated by its paths' changes only.
+     */
+    void warmSplit(double[] classRate, double[] previous, double[] previousClassRate, double[] base,
+                   double[] baseLoads, double[] r) {
+        int[] cms = classes.classMemberStart;
+        int[] mp = classes.memberPath;
+        int[] from = classes.classFrom;
+        System.arraycopy(baseLoads, 0, load, 0, load.length);
+        for (int c = 0; c < classRate.length; c++) {
+            int f = from[c];
+            if (f >= 0 && classRate[c] == previousClassRate[f]) {
+                for (int k = cms[c]; k < cms[c + 1]; k++) {
+                    r[mp[k]] = base[mp[k]];
+                }
+                continue;
+            }
+            split(c, classRate[c], previous, r);
+            for (int k = cms[c]; k < cms[c + 1]; k++) {
+                int p = mp[k];
+                double delta = r[p] - base[p];
+                if (delta != 0) {
+                    for (int q = pls[p]; q < pls[p + 1]; q++) {
+                        load[pl[q]] += delta;
+                    }
+                }
+            }
+        }
+    }
+
+    private void split(int c, double rate, double[] previous, double[] r) {
+        int[] cms = classes.classMemberStart;
+        int[] mp = classes.memberPath;
+        double total = 0;
+        if (previous != null) {
+            for (int k = cms[c]; k < cms[c + 1]; k++) {
+                total += previous[mp[k]];
+            }
+        }
+        int size = cms[c + 1] - cms[c];
+        for (int k = cms[c]; k < cms[c + 1]; k++) {
+            r[mp[k]] = total > 0 ? rate * previous[mp[k]] / total : rate / size;
+        }
+    }
+
+    PathClasses classes() {
+        return classes;
     }
 
     /** Largest load/capacity over the inactive links. */

@@ -81,4 +81,155 @@ class WarmStartTest {
         assertSameRates(cold, warmAgain);
         assertTrue(cold.sessionRate(heavier) > 1.5 * warm.sessionRate(heavier), "a heavier session gets more");
     }
+
+    // On a fabric the lazy-link method solves with incremental warm starts (loads, split and
+    // classes carried over): every warm answer must be certified on the whole problem, feasible
+    // by an independent sum of its path rates, and agree with a cold solve.
+
+    /** Tight enough that single session rates are pinned down (a gap bounds only their weighted sum). */
+    private static final double FINE_TOL = 1e-6;
+    /** The benchmark's tolerance. */
+    private static final double BENCH_TOL = 1e-4;
+
+    /** Loads summed afresh from the path rates, independently of the solver's own bookkeeping. */
+    private static double[] independentLoads(Allocation a) {
+        AllocationProblem pb = a.problem();
+        double[] load = new double[pb.linkCount()];
+        for (int p = 0; p < pb.pathCount(); p++) {
+            for (int k = 0; k < pb.pathLength(p); k++) {
+                load[pb.pathLink(p, k)] += a.pathRate(p);
+            }
+        }
+        return load;
+    }
+
+    private static void assertCertifiedAndFeasible(Allocation a, String what) {
+        AllocationProblem pb = a.problem();
+        assertTrue(a.converged() && a.relativeGap() <= a.tolerance(), what + ": gap " + a.relativeGap());
+        assertTrue(AllocationChecks.relativeDualityGap(a) <= a.tolerance() * (1 + 1e-6),
+                what + ": independent gap " + AllocationChecks.relativeDualityGap(a));
+        assertTrue(AllocationChecks.maxSessionBoundViolation(a) <= a.tolerance(), what + ": session bounds");
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            double x = 0;
+            for (int p = pb.firstPath(i); p < pb.endPath(i); p++) {
+                assertTrue(a.pathRate(p) >= 0, what + ": negative path rate");
+                x += a.pathRate(p);
+            }
+            assertEquals(x, a.sessionRate(i), 1e-12 * x, what + ": session rate of " + pb.sessionId(i));
+        }
+        double[] load = independentLoads(a);
+        for (int e = 0; e < pb.linkCount(); e++) {
+            double c = pb.capacity(e);
+            assertTrue(load[e] <= c * (1 + 1e-12), what + ": " + pb.linkId(e) + " overloaded " + load[e] / c);
+            assertEquals(load[e], a.linkLoad(e), 1e-9 * c, what + ": reported load of " + pb.linkId(e));
+        }
+    }
+
+    /** Same utility within the tolerance; same session rates too when {@code perSession}. */
+    private static void assertCloseToCold(Allocation cold, Allocation warm, boolean perSession, String what) {
+        AllocationProblem pb = cold.problem();
+        assertEquals(pb.sessionCount(), warm.problem().sessionCount());
+        for (int i = 0; i < pb.sessionCount() && perSession; i++) {
+            assertEquals(pb.sessionId(i), warm.problem().sessionId(i));
+            assertEquals(cold.sessionRate(i), warm.sessionRate(i), 1e-2 * cold.sessionRate(i),
+                    what + ": " + pb.sessionId(i));
+        }
+        // Both are within the tolerance of the optimum, so of each other.
+        double coldUtility = 0;
+        double warmUtility = 0;
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            coldUtility += pb.weight(i) * Math.log(cold.sessionRate(i));
+            warmUtility += pb.weight(i) * Math.log(warm.sessionRate(i));
+        }
+        double sumW = 0;
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            sumW += pb.weight(i);
+        }
+        assertEquals(coldUtility / sumW, warmUtility / sumW, 2 * cold.tolerance(), what + ": utility");
+    }
+
+    private static AllocationProblem withWeight(AllocationProblem base, int session, double weight) {
+        AllocationProblemBuilder b = new AllocationProblemBuilder();
+        for (int e = 0; e < base.linkCount(); e++) {
+            b.addLink(base.linkId(e), base.capacity(e));
+        }
+        for (int i = 0; i < base.sessionCount(); i++) {
+            int[][] paths = new int[base.endPath(i) - base.firstPath(i)][];
+            for (int p = base.firstPath(i); p < base.endPath(i); p++) {
+                paths[p - base.firstPath(i)] = new int[base.pathLength(p)];
+                for (int k = 0; k < base.pathLength(p); k++) {
+                    paths[p - base.firstPath(i)][k] = base.pathLink(p, k);
+                }
+            }
+            b.addSessionByIndex(base.sessionId(i), i == session ? weight : base.weight(i), base.demand(i),
+                    base.minRate(i), paths);
+        }
+        return b.build();
+    }
+
+    @Test
+    void warmDepartureOnAFabricIsCertifiedAndMatchesCold() throws Exception {
+        AllocationProblem pb = new FatTreeGenerator(8, 1_000, 4, 3).generate();
+        ExactAllocator allocator = new ExactAllocator(FINE_TOL, 200);
+        Allocation previous = allocator.solve(pb);
+        AllocationProblem after = pb.withoutSession(500);
+        Allocation warm = allocator.solve(after, previous.warmStart());
+        assertCertifiedAndFeasible(warm, "departure");
+        assertCloseToCold(allocator.solve(after), warm, true, "departure");
+    }
+
+    @Test
+    void warmArrivalOnAFabricIsCertifiedAndMatchesCold() throws Exception {
+        AllocationProblem pb = new FatTreeGenerator(8, 1_000, 4, 4).generate();
+        ExactAllocator allocator = new ExactAllocator(FINE_TOL, 200);
+        // Session 321 arrives in the middle of the list, session 999 at its end.
+        Allocation previous = allocator.solve(pb.withoutSession(999).withoutSession(321));
+        Allocation warm = allocator.solve(pb, previous.warmStart());
+        assertCertifiedAndFeasible(warm, "arrival");
+        assertCloseToCold(allocator.solve(pb), warm, true, "arrival");
+    }
+
+    @Test
+    void warmWeightChangeOnAFabricIsCertifiedAndMatchesCold() throws Exception {
+        AllocationProblem pb = new FatTreeGenerator(8, 1_000, 4, 5).generate();
+        ExactAllocator allocator = new ExactAllocator(FINE_TOL, 200);
+        Allocation previous = allocator.solve(pb);
+        int session = 0;
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            if (pb.demand(i) == AllocationProblem.NO_DEMAND && pb.minRate(i) == 0) {
+                session = i;
+                break;
+            }
+        }
+        AllocationProblem heavier = withWeight(pb, session, 4 * pb.weight(session));
+        Allocation warm = allocator.solve(heavier, previous.warmStart());
+        assertCertifiedAndFeasible(warm, "weight change");
+        Allocation cold = allocator.solve(heavier);
+        assertCloseToCold(cold, warm, true, "weight change");
+        assertTrue(warm.sessionRate(session) > 1.5 * previous.sessionRate(session), "a heavier session gets more");
+    }
+
+    @Test
+    void longChainsOfWarmChangesStayCertifiedAndFeasible() throws Exception {
+        // More warm solves than LazyLinkSolver.LOAD_REFRESH, so incrementally kept loads are
+        // also summed afresh on the way; departures, arrivals and weight changes interleaved.
+        AllocationProblem full = new FatTreeGenerator(8, 400, 4, 6).generate();
+        ExactAllocator allocator = new ExactAllocator(BENCH_TOL, 200);
+        AllocationProblem current = full.withoutSession(0);
+        Allocation a = allocator.solve(current);
+        for (int step = 0; step < LazyLinkSolver.LOAD_REFRESH + 6; step++) {
+            AllocationProblem next;
+            if (step % 3 == 0) {
+                next = current.withoutSession((37 * step) % current.sessionCount());
+            } else if (step % 3 == 1) {
+                next = withWeight(current, (11 * step) % current.sessionCount(), 1 + step % 4);
+            } else {
+                next = current.withoutSession(current.sessionCount() - 1);
+            }
+            a = allocator.solve(next, a.warmStart());
+            assertCertifiedAndFeasible(a, "step " + step);
+            current = next;
+        }
+        assertCloseToCold(allocator.solve(current), a, false, "end of the chain");
+    }
 }
