@@ -13,6 +13,7 @@
 #   BENCH_INSERTS (20000), BENCH_BATCH (1000)
 #   BENCH_PREFIX (prb)  prefix of the namespaces, veths and bridge, so that
 #                       runs from different work trees do not collide
+#   BENCH_SWITCH_ARGS   extra p4switch run flags for the l3router run (e.g. "--poll-spin 20us")
 #   BENCH_PROFILE=1     also take a CPU profile of p4switch during its iperf3
 #                       run and print the share of time in the P4 pipeline
 set -euo pipefail
@@ -109,10 +110,11 @@ stop_switch() {
     kill -TERM "$SWITCH_PID"; wait "$SWITCH_PID" 2>/dev/null || true; SWITCH_PID=""
 }
 
-echo "[bench] p4switch with l3router (${SECONDS_PER_RUN}s)"
-PROFILE_ARGS=()
-[ "${BENCH_PROFILE:-0}" = 1 ] && PROFILE_ARGS=(--pprof-addr 127.0.0.1:0)
-start_switch "${PROFILE_ARGS[@]}"
+echo "[bench] p4switch with l3router (${SECONDS_PER_RUN}s)${BENCH_SWITCH_ARGS:+ flags: $BENCH_SWITCH_ARGS}"
+# BENCH_SWITCH_ARGS: extra p4switch run flags for the l3router run, e.g. "--poll-spin 20us".
+read -r -a SWITCH_ARGS <<< "${BENCH_SWITCH_ARGS:-}"
+[ "${BENCH_PROFILE:-0}" = 1 ] && SWITCH_ARGS+=(--pprof-addr 127.0.0.1:0)
+start_switch "${SWITCH_ARGS[@]}"
 PROFILER=""
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
     PPROF_ADDR=$(sed -n 's/.*pprof listening.*addr=\([^ ]*\).*/\1/p' "$WORK/p4switch.log" | head -1)
