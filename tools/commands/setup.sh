@@ -78,6 +78,10 @@ fi
 
 next "Python virtual environment (.venv, from /usr/bin/python3 with Debian's mininet)"
 h=$(tree_hash requirements.txt)
+if [ -x "$FF_VENV/bin/python" ] && ! grep -qx 'include-system-site-packages = true' "$FF_VENV/pyvenv.cfg" 2>/dev/null; then
+    say "setup $step/$STEPS" "Python: $FF_VENV cannot see Debian's packages (made without --system-site-packages); making it again"
+    rm -rf "$FF_VENV"
+fi
 if [ -x "$FF_VENV/bin/python" ] && stamp_ok python "$h"; then
     say "setup $step/$STEPS" "Python: up to date"
 else
