@@ -30,6 +30,8 @@ final class Certificate {
      */
     static final double ROUNDING = 1e-12;
 
+    private double worstShortfall;
+
     /**
      * The certificate of rates split from relaxation {@code classes} with prices {@code mu};
      * {@code load} must be the loads of {@code pathRates}.
@@ -64,8 +66,6 @@ final class Certificate {
         int[] pls = pb.pathLinkStartArray();
         int[] pl = pb.pathLinksArray();
         double[] cap = pb.capacityArray();
-        double[] w = pb.weightArray();
-        double[] g = pb.minRateArray();
         double[] d = pb.demandArray();
         int[] scs = classes.sessionClassStart;
         int[] cls = classes.classLinkStart;
@@ -80,7 +80,6 @@ final class Certificate {
             dual += mu[e] * cap[e];
         }
         double excess = 0;
-        double infeasible = 0;
         for (int i = 0; i < n; i++) {
             double x = 0;
             for (int p = sps[i]; p < sps[i + 1]; p++) {
@@ -107,26 +106,11 @@ final class Certificate {
                 cheapest = price < cheapest ? price : cheapest;
             }
             // A split of a capped rate may sum a few ulps above the cap: rounding, as for loads.
-            if (x > d[i] * (1 + ROUNDING)) {
-                double f = d[i] / x;
-                for (int p = sps[i]; p < sps[i + 1]; p++) {
-                    double before = repairedRates[p];
-                    repairedRates[p] *= f;
-                    shed(pls, pl, p, before - repairedRates[p]);
-                }
-                x = d[i];
-            }
-            sessionRates[i] = x;
-            if (x < g[i]) {
-                infeasible = Math.max(infeasible, (g[i] - x) / g[i]);
-            }
-            double best = cheapest > 0 ? w[i] / cheapest : Double.POSITIVE_INFINITY;
-            best = Math.min(d[i], Math.max(g[i], best));
-            excess += w[i] * Math.log(best / x) - cheapest * best;
+            excess += settle(pb, i, x, cheapest, d[i] * (1 + ROUNDING));
         }
-        double value = n == 0 ? 0 : (dual + excess) / Duality.sum(w);
+        double value = n == 0 ? 0 : (dual + excess) / Duality.sum(pb.weightArray());
         gap = Double.isNaN(value) ? Double.POSITIVE_INFINITY : value;
-        infeasibility = infeasible;
+        infeasibility = worstShortfall;
     }
 
     Certificate(AllocationProblem pb, double[] pathRates, double[] load, double[] mu) {
@@ -134,8 +118,6 @@ final class Certificate {
         int[] pls = pb.pathLinkStartArray();
         int[] pl = pb.pathLinksArray();
         double[] cap = pb.capacityArray();
-        double[] w = pb.weightArray();
-        double[] g = pb.minRateArray();
         double[] d = pb.demandArray();
         int n = pb.sessionCount();
         repairedRates = new double[pathRates.length];
@@ -154,7 +136,6 @@ final class Certificate {
         }
         // Σ_i [w_i log(best_i) − l_i best_i − w_i log x_i] is accumulated as one log per session.
         double excess = 0;
-        double infeasible = 0;
         for (int i = 0; i < n; i++) {
             double x = 0;
             double cheapest = Double.POSITIVE_INFINITY;
@@ -177,26 +158,41 @@ final class Certificate {
                 repairedRates[p] = r;
                 x += r;
             }
-            if (x > d[i]) {
-                double f = d[i] / x;
-                for (int p = sps[i]; p < sps[i + 1]; p++) {
-                    double before = repairedRates[p];
-                    repairedRates[p] *= f;
-                    shed(pls, pl, p, before - repairedRates[p]);
-                }
-                x = d[i];
-            }
-            sessionRates[i] = x;
-            if (x < g[i]) {
-                infeasible = Math.max(infeasible, (g[i] - x) / g[i]);
-            }
-            double best = cheapest > 0 ? w[i] / cheapest : Double.POSITIVE_INFINITY;
-            best = Math.min(d[i], Math.max(g[i], best));
-            excess += w[i] * Math.log(best / x) - cheapest * best;
+            excess += settle(pb, i, x, cheapest, d[i]);
         }
-        double value = n == 0 ? 0 : (dual + excess) / Duality.sum(w);
+        double value = n == 0 ? 0 : (dual + excess) / Duality.sum(pb.weightArray());
         gap = Double.isNaN(value) ? Double.POSITIVE_INFINITY : value;
-        infeasibility = infeasible;
+        infeasibility = worstShortfall;
+    }
+
+    /**
+     * Session {@code i}'s repaired total {@code x}: scaled down to its demand when above
+     * {@code capLimit} (the scaled-off rates shed from the loads), recorded, and its term
+     * w_i log(best_i / x_i) − l_i best_i of the gap returned; {@code cheapest} is its cheapest path price.
+     */
+    private double settle(AllocationProblem pb, int i, double x, double cheapest, double capLimit) {
+        int[] sps = pb.sessionPathStartArray();
+        int[] pls = pb.pathLinkStartArray();
+        int[] pl = pb.pathLinksArray();
+        double w = pb.weightArray()[i];
+        double g = pb.minRateArray()[i];
+        double d = pb.demandArray()[i];
+        if (x > capLimit) {
+            double f = d / x;
+            for (int p = sps[i]; p < sps[i + 1]; p++) {
+                double before = repairedRates[p];
+                repairedRates[p] *= f;
+                shed(pls, pl, p, before - repairedRates[p]);
+            }
+            x = d;
+        }
+        sessionRates[i] = x;
+        if (x < g) {
+            worstShortfall = Math.max(worstShortfall, (g - x) / g);
+        }
+        double best = cheapest > 0 ? w / cheapest : Double.POSITIVE_INFINITY;
+        best = Math.min(d, Math.max(g, best));
+        return w * Math.log(best / x) - cheapest * best;
     }
 
     private void shed(int[] pls, int[] pl, int p, double amount) {
