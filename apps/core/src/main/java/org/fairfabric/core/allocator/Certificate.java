@@ -14,10 +14,17 @@ package org.fairfabric.core.allocator;
  * them finds each path's repair factor (one read per entry).
  */
 final class Certificate {
-    final double[] repairedRates;
+    /**
+     * The repaired rates. When nothing needed repairing they may be the given array itself:
+     * a certificate describes its arrays as they were when it was computed.
+     */
+    double[] repairedRates;
     final double[] sessionRates;
-    /** Link loads of the repaired rates. */
-    final double[] loads;
+    /** Link loads of the repaired rates (like the rates, possibly the given array). */
+    double[] loads;
+    /** Whether repairedRates / loads are still the caller's arrays (copied on first change). */
+    private boolean sharedRates;
+    private boolean sharedLoads;
     final double gap;
     /** Largest relative shortfall below a minimum rate after the repair. */
     final double infeasibility;
@@ -53,6 +60,7 @@ final class Certificate {
                 scale[e] = cap[e] / load[e];
             }
         }
+
         return new Certificate(classes, pathRates, load, mu, scale);
     }
 
@@ -72,9 +80,11 @@ final class Certificate {
         int[] cl = classes.classLinks;
         int[] activeLinks = classes.activeLinks;
         int n = pb.sessionCount();
-        repairedRates = pathRates.clone();
+        repairedRates = scale != null ? pathRates.clone() : pathRates;
+        sharedRates = scale == null;
         sessionRates = new double[n];
-        loads = load.clone();
+        loads = scale != null ? load.clone() : load;
+        sharedLoads = scale == null;
         double dual = 0;
         for (int e = 0; e < cap.length; e++) {
             dual += mu[e] * cap[e];
@@ -178,6 +188,10 @@ final class Certificate {
         double g = pb.minRateArray()[i];
         double d = pb.demandArray()[i];
         if (x > capLimit) {
+            if (sharedRates) {
+                repairedRates = repairedRates.clone();
+                sharedRates = false;
+            }
             double f = d / x;
             for (int p = sps[i]; p < sps[i + 1]; p++) {
                 double before = repairedRates[p];
@@ -196,6 +210,10 @@ final class Certificate {
     }
 
     private void shed(int[] pls, int[] pl, int p, double amount) {
+        if (sharedLoads) {
+            loads = loads.clone();
+            sharedLoads = false;
+        }
         for (int k = pls[p]; k < pls[p + 1]; k++) {
             loads[pl[k]] -= amount;
         }

@@ -39,9 +39,25 @@ final class DualCoordinateSolver {
     final double[] mu;
     /** Price of each session's path, Σ of its links' prices. */
     private final double[] price;
+    /** Primal before the repair: the best rate at each session's price, or the kept rate. */
     final double[] x;
+    /** The best rate at each session's price (what the dual function is evaluated with). */
+    private final double[] bestRate;
+    /** Whether session i's rate is its kept rate; per link, the load of the other sessions. */
+    private final boolean[] kept;
+    private final double[] moved;
+    /** Per link, the repair factor of sessions whose rate moved, and of those whose rate was kept. */
+    private final double[] movedScale;
+    private final double[] keptScale;
     private final double[] load;
     final double[] xRepaired;
+
+    /**
+     * Warm starts: per session, a rate to keep while its price is exactly {@code keepPrice[i]}
+     * (the previous solve's repaired rate at the previous price), or NaN; null when cold.
+     */
+    private double[] keep;
+    private double[] keepPrice;
 
     private int sweeps;
     private double gap = Double.POSITIVE_INFINITY;
@@ -76,6 +92,11 @@ final class DualCoordinateSolver {
         mu = new double[m];
         price = new double[n];
         x = new double[n];
+        bestRate = new double[n];
+        kept = new boolean[n];
+        moved = new double[m];
+        movedScale = new double[m];
+        keptScale = new double[m];
         load = new double[m];
         xRepaired = new double[n];
     }
@@ -95,11 +116,29 @@ final class DualCoordinateSolver {
     }
 
     /**
+     * Keeps rate {@code rates[i]} (NaN: none) as session i's primal for as long as its price is
+     * what the current prices give it, instead of the best rate at that price. A warm start
+     * passes the previous repaired rates: they fitted before, so sessions away from a change keep
+     * bit-identical rates (their paths need no new split) and the sessions whose price moved take
+     * up any overload. The gap is certified as before (any capacity-feasible primal will do).
+     * Call after {@link #start}.
+     */
+    void keepRates(double[] rates) {
+        keep = rates;
+        keepPrice = price.clone();
+    }
+
+    /**
      * Sweeps until the certified relative gap of the relaxation is at most {@code target} and
      * guarantees are met within it, or {@code maxSweeps} have run. Returns whether it got there.
      */
     boolean solve(double target, int maxSweeps) {
         certify();
+        return sweepUntil(target, maxSweeps);
+    }
+
+    /** {@link #solve} once the current prices are certified. */
+    private boolean sweepUntil(double target, int maxSweeps) {
         double reference = gap;
         int referenceSweep = sweeps;
         while (!(gap <= target && infeasibility <= target)) {
@@ -129,10 +168,32 @@ final class DualCoordinateSolver {
 
     /**
      * A warm solve: re-solves only the links in {@code seeds} and, transitively, the links of
-     * sessions whose price moved, then certifies; when that does not meet the target, sweeps
-     * as in {@link #solve}. A small change moves few prices, so this touches few links.
+     * sessions whose price moved by more than a threshold, then certifies. When that does not
+     * meet the target, it goes again from every link it touched with a threshold ten times
+     * smaller, and after {@link #LOCAL_PASSES} passes sweeps as in {@link #solve}. A small
+     * change moves few prices, so this touches few links: sessions elsewhere keep their prices
+     * exactly, and with {@link #keepRates} their rates.
      */
     boolean solveFrom(boolean[] seeds, double target, int maxSweeps) {
+        boolean[] from = seeds.clone();
+        double threshold = LOCAL_THRESHOLD_PER_TARGET * target;
+        for (int pass = 0; pass < LOCAL_PASSES; pass++) {
+            localPass(from, threshold);
+            sweeps++;
+            certify();
+            if (gap <= target && infeasibility <= target) {
+                return true;
+            }
+            threshold /= 10;
+        }
+        return sweepUntil(target, maxSweeps);
+    }
+
+    /**
+     * Re-solves the links in {@code from}, and the neighbours of any whose price moved by more
+     * than {@code threshold} relative; marks every link it re-solved in {@code from}.
+     */
+    private void localPass(boolean[] from, double threshold) {
         int[] queue = new int[m];
         boolean[] queued = new boolean[m];
         int head = 0;
@@ -140,20 +201,20 @@ final class DualCoordinateSolver {
         double scale = 0;
         for (int e = 0; e < m; e++) {
             scale += mu[e];
-            if (seeds[e]) {
+            if (from[e]) {
                 queue[size++] = e;
                 queued[e] = true;
             }
         }
         scale = m > 0 ? scale / m : 0;
-        double threshold = LOCAL_THRESHOLD_PER_TARGET * target;
-        long budget = (long) maxSweeps * m;
-        long pops = 0;
-        for (; size > 0 && pops < budget; pops++) {
+        // Bounded like a few sweeps (a pass revisits a link only after its neighbours moved it).
+        long budget = (long) LOCAL_PASS_SWEEPS * m;
+        for (long pops = 0; size > 0 && pops < budget; pops++) {
             int e = queue[head];
             head = head + 1 == m ? 0 : head + 1;
             size--;
             queued[e] = false;
+            from[e] = true;
             double old = mu[e];
             double next = linkPrice(e, old);
             double delta = next - old;
@@ -180,10 +241,12 @@ final class DualCoordinateSolver {
                 }
             }
         }
-        sweeps++;
-        start(null);
-        return solve(target, maxSweeps);
     }
+
+    /** Local passes of a warm solve before it falls back to sweeps. */
+    private static final int LOCAL_PASSES = 3;
+    /** Link re-solves a local pass may spend, in sweeps' worth. */
+    private static final int LOCAL_PASS_SWEEPS = 20;
 
     /** Relative price change (per unit of target gap) below which a warm solve does not revisit the neighbours. */
     private static final double LOCAL_THRESHOLD_PER_TARGET = 20;
@@ -278,6 +341,7 @@ final class DualCoordinateSolver {
     /** Primal from the prices, repaired to feasibility, and the certified gap. */
     void certify() {
         java.util.Arrays.fill(load, 0);
+        java.util.Arrays.fill(moved, 0);
         for (int i = 0; i < n; i++) {
             // Summed afresh (not the incrementally updated sum), so that the same prices always
             // give bit-identical rates: a warm solve then recognises the sessions it left alone.
@@ -286,10 +350,34 @@ final class DualCoordinateSolver {
                 l += mu[sl[k]];
             }
             price[i] = l;
-            double v = rate(w[i], g[i], d[i], l);
+            double best = rate(w[i], g[i], d[i], l);
+            bestRate[i] = best;
+            kept[i] = keep != null && l == keepPrice[i] && !Double.isNaN(keep[i]);
+            double v = kept[i] ? keep[i] : best;
             x[i] = v;
             for (int k = sls[i]; k < sls[i + 1]; k++) {
                 load[sl[k]] += v;
+                if (!kept[i]) {
+                    moved[sl[k]] += v;
+                }
+            }
+        }
+        // The repair: kept rates fitted before, so the sessions whose rate moved take up an
+        // overload when they can (then kept sessions keep bit-identical rates); otherwise every
+        // session through the link is scaled by capacity / load.
+        for (int e = 0; e < m; e++) {
+            double excess = load[e] - cap[e];
+            // Within rounding of the capacity is not an overload (the sums' order may differ
+            // from the previous solve's), as in the whole problem's certificate.
+            if (!(excess > cap[e] * Certificate.ROUNDING)) {
+                movedScale[e] = 1;
+                keptScale[e] = 1;
+            } else if (moved[e] >= excess && moved[e] < load[e]) {
+                movedScale[e] = 1 - excess / moved[e];
+                keptScale[e] = 1;
+            } else {
+                movedScale[e] = cap[e] / load[e];
+                keptScale[e] = movedScale[e];
             }
         }
         double dual = 0;
@@ -298,20 +386,21 @@ final class DualCoordinateSolver {
         }
         double infeasible = 0;
         for (int i = 0; i < n; i++) {
+            double[] scale = kept[i] ? keptScale : movedScale;
             double f = 1;
             for (int k = sls[i]; k < sls[i + 1]; k++) {
-                int e = sl[k];
-                if (load[e] > cap[e]) {
-                    f = Math.min(f, cap[e] / load[e]);
-                }
+                double t = scale[sl[k]];
+                f = t < f ? t : f;
             }
             double xr = x[i] * f;
             xRepaired[i] = xr;
-            // w log x − l x (the dual's term) less w log x_r (the primal's), with one log.
-            if (Double.isInfinite(x[i])) {
+            // w log b − l b (the dual's term, b the best rate at price l) less w log x_r (the
+            // primal's), with one log.
+            double best = bestRate[i];
+            if (Double.isInfinite(best)) {
                 dual = Double.POSITIVE_INFINITY;
             } else {
-                dual += w[i] * Math.log(x[i] / xr) - price[i] * x[i];
+                dual += w[i] * Math.log(best / xr) - price[i] * best;
             }
             if (xr < g[i]) {
                 infeasible = Math.max(infeasible, (g[i] - xr) / g[i]);

@@ -49,9 +49,13 @@ final class LazyLinkSolver {
         final double[] loads;
         /** Warm solves since the loads were last summed from scratch (they are updated incrementally). */
         final int generation;
+        /** How much the split and repair added to the relaxation's certified gap. */
+        final double splitCost;
 
         Result(AllocationProblem problem, double[] pathRates, double[] prices, boolean[] active,
-               WarmStart relaxationStart, PathClasses classes, double[] classRate, double[] loads, int generation) {
+               WarmStart relaxationStart, PathClasses classes, double[] classRate, double[] loads, int generation,
+               double splitCost) {
+            this.splitCost = splitCost;
             this.classes = classes;
             this.classRate = classRate;
             this.loads = loads;
@@ -74,6 +78,7 @@ final class LazyLinkSolver {
         this.pb = pb;
         this.tolerance = tolerance;
         this.maxIterations = maxIterations;
+        relaxationTarget = RELAXATION_SHARE * tolerance;
     }
 
     int rounds() {
@@ -95,37 +100,48 @@ final class LazyLinkSolver {
             adopt(previous);
         }
         PathClasses reusable = sameAs != null ? previous.classes : null;
+        PathClasses classes = null;
         Allocation last = null;
         for (rounds = 1; rounds <= MAX_ROUNDS; rounds++) {
-            PathClasses classes = reusable != null ? new PathClasses(pb, active, reusable, sameAs)
-                    : new PathClasses(pb, active);
-            reusable = null;
+            if (classes == null) {
+                classes = reusable != null ? new PathClasses(pb, active, reusable, sameAs) : new PathClasses(pb, active);
+                reusable = null;
+            }
             solveRelaxation(classes);
             int[] activeLinks = classes.activeLinks;
             double[] mu = new double[pb.linkCount()];
             for (int r = 0; r < activeLinks.length; r++) {
                 mu[activeLinks[r]] = reducedPrices[r];
             }
-            double[] rates = new double[pb.pathCount()];
+            // A warm split starts from the base rates, in place.
+            double[] rates = baseLoads != null && previousClassRate != null ? baseRates : new double[pb.pathCount()];
             PathSplitBalancer balancer = new PathSplitBalancer(classes);
             Certificate certificate = splitAndCertify(balancer, rates, mu);
             boolean converged = meets(certificate);
             last = new Allocation(pb, converged, iterations, tolerance, certificate.gap, certificate.repairedRates, mu,
                     certificate.sessionRates, certificate.loads);
             last.withWarmStart(new WarmStart(new Result(pb, certificate.repairedRates, mu, active.clone(),
-                    relaxationStart, classes, classRate, certificate.loads, baseLoads != null ? generation + 1 : 0)));
+                    relaxationStart, classes, classRate, certificate.loads, baseLoads != null ? generation + 1 : 0,
+                    certificate.gap - relaxationGap)));
             if (converged) {
                 return last;
             }
-            int added = 0;
-            for (int e = 0; e < pb.linkCount(); e++) {
-                if (!active[e] && balancer.load[e] > pb.capacity(e)) {
-                    active[e] = true;
-                    added++;
+            if (relaxationTarget > RELAXATION_SHARE * tolerance) {
+                // A warm start's wider relaxation target left the split too little: solve the
+                // same relaxation to the usual target.
+                relaxationTarget = RELAXATION_SHARE * tolerance;
+            } else {
+                int added = 0;
+                for (int e = 0; e < pb.linkCount(); e++) {
+                    if (!active[e] && balancer.load[e] > pb.capacity(e)) {
+                        active[e] = true;
+                        added++;
+                    }
                 }
-            }
-            if (added == 0) {
-                return last;
+                if (added == 0) {
+                    return last;
+                }
+                classes = null;
             }
             prices = mu;
             previousRates = certificate.repairedRates;
@@ -144,6 +160,8 @@ final class LazyLinkSolver {
     private WarmStart relaxationStart;
     /** Warm starts: the previous session with exactly the same paths, or -1; null when none is reusable. */
     private int[] sameAs;
+    /** Warm starts: sessions whose paths, weight, demand and minimum rate are all as before. */
+    private boolean[] unchanged;
     /** Warm starts: links whose constraint or traffic may have changed (the dual method starts there). */
     private boolean[] changed;
     /**
@@ -155,6 +173,9 @@ final class LazyLinkSolver {
     private double[] baseRates;
     private double[] previousClassRate;
     private int generation;
+    /** The gap the relaxation is solved to, and the gap it was certified at. */
+    private double relaxationTarget;
+    private double relaxationGap;
     /** The relaxation's solution: a rate per class and a price per active link. */
     private double[] classRate;
     private double[] reducedPrices;
@@ -178,6 +199,7 @@ final class LazyLinkSolver {
             findIdentical(old, sessionFrom, identical);
         }
         boolean[] kept = new boolean[old.sessionCount()];
+        unchanged = new boolean[n];
         for (int i = 0; i < n; i++) {
             int j = sessionFrom[i];
             if (j >= 0) {
@@ -185,6 +207,7 @@ final class LazyLinkSolver {
                 if (identical[i] >= 0) {
                     if (old.weight(j) == pb.weight(i) && old.demand(j) == pb.demand(i)
                             && old.minRate(j) == pb.minRate(i)) {
+                        unchanged[i] = true;
                         continue;
                     }
                 } else if (sameLinks) {
@@ -260,6 +283,12 @@ final class LazyLinkSolver {
             baseLoads = null;
         }
         relaxationStart = previous.relaxationStart;
+        if (baseLoads != null) {
+            // The split will leave most rates as they are, and cost the gap about what it did
+            // last time: the relaxation may have the rest of the tolerance, less a margin.
+            double share = 1 - WARM_SPLIT_MARGIN - previous.splitCost / tolerance;
+            relaxationTarget = Math.max(RELAXATION_SHARE, Math.min(MAX_RELAXATION_SHARE, share)) * tolerance;
+        }
     }
 
     /** Warm solves that update loads incrementally before they are summed afresh (bounds rounding drift). */
@@ -353,7 +382,6 @@ final class LazyLinkSolver {
      */
     private void solveRelaxation(PathClasses classes) throws InfeasibleProblemException {
         int[] activeLinks = classes.activeLinks;
-        double target = RELAXATION_SHARE * tolerance;
         if (classes.singleClass) {
             double[] cap = new double[activeLinks.length];
             double[] start = new double[activeLinks.length];
@@ -364,26 +392,41 @@ final class LazyLinkSolver {
             DualCoordinateSolver dual = new DualCoordinateSolver(cap, pb.weightArray(), pb.minRateArray(),
                     pb.demandArray(), classes.classLinkStart, classes.classLinks);
             dual.start(start);
+            if (unchanged != null && previousClassRate != null) {
+                // Sessions left as they were keep their rates while their prices stay put (a
+                // single-class relaxation numbers its classes like the sessions).
+                double[] keep = new double[classes.classCount()];
+                Arrays.fill(keep, Double.NaN);
+                for (int c = 0; c < keep.length; c++) {
+                    int f = classes.classFrom[c];
+                    if (f >= 0 && unchanged[c]) {
+                        keep[c] = previousClassRate[f];
+                    }
+                }
+                dual.keepRates(keep);
+            }
             boolean ok;
             if (changed != null) {
                 boolean[] seeds = new boolean[activeLinks.length];
                 for (int r = 0; r < activeLinks.length; r++) {
                     seeds[r] = changed[activeLinks[r]];
                 }
-                ok = dual.solveFrom(seeds, target, MAX_SWEEPS);
+                ok = dual.solveFrom(seeds, relaxationTarget, MAX_SWEEPS);
             } else {
-                ok = dual.solve(target, MAX_SWEEPS);
+                ok = dual.solve(relaxationTarget, MAX_SWEEPS);
             }
             iterations += dual.sweeps();
             if (ok) {
+                relaxationGap = dual.gap();
                 classRate = dual.xRepaired;
                 reducedPrices = dual.mu;
                 return;
             }
         }
-        Allocation relaxed = ExactAllocator.solveInteriorPoint(classes.relaxation(), target, maxIterations,
+        Allocation relaxed = ExactAllocator.solveInteriorPoint(classes.relaxation(), relaxationTarget, maxIterations,
                 relaxationStart);
         iterations += relaxed.iterations();
+        relaxationGap = relaxed.relativeGap();
         classRate = relaxed.pathRates();
         reducedPrices = relaxed.linkPrices();
         relaxationStart = relaxed.warmStart();
@@ -396,7 +439,16 @@ final class LazyLinkSolver {
      */
     private Certificate splitAndCertify(PathSplitBalancer balancer, double[] rates, double[] mu) {
         if (baseLoads != null && previousClassRate != null) {
-            balancer.warmSplit(classRate, previousRates, previousClassRate, baseRates, baseLoads, rates);
+            balancer.warmSplit(classRate, previousRates, previousClassRate, baseLoads, rates);
+            // Usually only a few classes moved: let them take up the overloads they caused, and
+            // keep that when it certifies (the other classes' paths are then left as they were).
+            if (balancer.absorbOverloads(rates)) {
+                Certificate absorbed = Certificate.of(balancer.classes(), rates, balancer.load, mu);
+                if (meets(absorbed)) {
+                    return absorbed;
+                }
+                balancer.undoAbsorb(rates);
+            }
         } else {
             balancer.initialSplit(classRate, previousRates, rates);
         }
@@ -422,6 +474,10 @@ final class LazyLinkSolver {
 
     /** Share of the tolerance the relaxation is solved to, leaving room for the split. */
     private static final double RELAXATION_SHARE = 0.5;
+    /** Warm starts: the largest share of the tolerance the relaxation may be solved to. */
+    private static final double MAX_RELAXATION_SHARE = 0.8;
+    /** Warm starts: the share of the tolerance kept for a split that costs more than the last one. */
+    private static final double WARM_SPLIT_MARGIN = 0.1;
     /**
      * Overload of an inactive link the split may leave: the repair then scales the paths through
      * it down by at most this fraction, which adds at most this much to the relative gap.

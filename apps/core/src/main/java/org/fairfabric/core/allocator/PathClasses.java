@@ -58,12 +58,25 @@ final class PathClasses {
         }
         int paths = full.pathCount();
         sessionClassStart = new int[n + 1];
-        int[] memberStartTmp = new int[paths + 1];
+        // At most one class per path and its links, or a copied session's previous classes and links.
+        int bound = 0;
+        int linkBound = 0;
+        for (int i = 0; i < n; i++) {
+            int j = sameAs == null ? -1 : sameAs[i];
+            if (j >= 0) {
+                int[] pcs = previous.sessionClassStart;
+                bound += pcs[j + 1] - pcs[j];
+                linkBound += previous.classLinkStart[pcs[j + 1]] - previous.classLinkStart[pcs[j]];
+            } else {
+                bound += sps[i + 1] - sps[i];
+                linkBound += pls[sps[i + 1]] - pls[sps[i]];
+            }
+        }
+        int[] memberStartTmp = new int[bound + 1];
         int[] members = new int[paths];
-        int[] linkStartTmp = new int[paths + 1];
-        int[] fromTmp = new int[paths];
-        // Class links number at most the path→link entries; a copy needs about the previous count.
-        int[] links = new int[previous != null ? Math.min(pl.length, previous.classLinks.length + 1024) : pl.length];
+        int[] linkStartTmp = new int[bound + 1];
+        int[] fromTmp = new int[bound];
+        int[] links = new int[linkBound];
         int classes = 0;
         int nLinks = 0;
         int nMembers = 0;
@@ -94,9 +107,6 @@ final class PathClasses {
                 int classShift = classes - c0;
                 int linkShift = nLinks - l0;
                 int memberShift = nMembers - m0;
-                if (nLinks + l1 - l0 > links.length) {
-                    links = Arrays.copyOf(links, Math.min(pl.length, Math.max(2 * links.length, nLinks + l1 - l0)));
-                }
                 System.arraycopy(previous.classLinks, l0, links, nLinks, l1 - l0);
                 for (int k = m0; k < m1; k++) {
                     members[k + memberShift] = previous.memberPath[k] + pathShift;
@@ -142,9 +152,6 @@ final class PathClasses {
                 if (found < 0) {
                     found = classes++;
                     fromTmp[found] = -1;
-                    if (nLinks + len > links.length) {
-                        links = Arrays.copyOf(links, Math.min(pl.length, Math.max(2 * links.length, nLinks + len)));
-                    }
                     System.arraycopy(scratch, 0, links, nLinks, len);
                     nLinks += len;
                     linkStartTmp[classes] = nLinks;
@@ -163,11 +170,11 @@ final class PathClasses {
             sessionClassStart[i + 1] = classes;
             single &= classes - firstClass == 1;
         }
-        classMemberStart = Arrays.copyOf(memberStartTmp, classes + 1);
+        classMemberStart = trimmed(memberStartTmp, classes + 1);
         memberPath = members;
-        classLinkStart = Arrays.copyOf(linkStartTmp, classes + 1);
-        classLinks = Arrays.copyOf(links, nLinks);
-        classFrom = Arrays.copyOf(fromTmp, classes);
+        classLinkStart = trimmed(linkStartTmp, classes + 1);
+        classLinks = trimmed(links, nLinks);
+        classFrom = trimmed(fromTmp, classes);
         singleClass = single;
     }
 
@@ -204,6 +211,10 @@ final class PathClasses {
                     full.minRateArray(), sessionClassStart, classLinkStart, classLinks);
         }
         return relaxation;
+    }
+
+    private static int[] trimmed(int[] a, int length) {
+        return a.length == length ? a : Arrays.copyOf(a, length);
     }
 
     private static int dedupe(int[] a, int len) {

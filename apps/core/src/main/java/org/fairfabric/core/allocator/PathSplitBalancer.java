@@ -1,5 +1,7 @@
 package org.fairfabric.core.allocator;
 
+import java.util.Arrays;
+
 /**
  * Splits each path class's rate over its member paths so that the inactive links (those the
  * relaxation ignored) are not overloaded, if it can. Moving rate between members of a class
@@ -48,39 +50,139 @@ final class PathSplitBalancer {
     }
 
     /**
-     * A warm split: {@code baseLoads} are the loads of path rates {@code base} (zero on paths
-     * that are new or changed). A class copied from the previous relaxation whose rate is
-     * exactly {@code previousClassRate} of its source keeps the base rates as they are (so its
-     * paths' loads need no update); every other class is split as in {@link #initialSplit} and
-     * the loads are updated by its paths' changes only.
+     * A warm split, in place: {@code r} holds base rates whose loads are {@code baseLoads} (zero
+     * on paths that are new or changed). A class copied from the previous relaxation whose rate is
+     * exactly {@code previousClassRate} of its source keeps its base rates (so its paths' loads
+     * need no update); every other class is split as in {@link #initialSplit} and the loads are
+     * updated by its paths' changes only.
      */
-    void warmSplit(double[] classRate, double[] previous, double[] previousClassRate, double[] base,
-                   double[] baseLoads, double[] r) {
+    void warmSplit(double[] classRate, double[] previous, double[] previousClassRate, double[] baseLoads,
+                   double[] r) {
         int[] cms = classes.classMemberStart;
         int[] mp = classes.memberPath;
         int[] from = classes.classFrom;
         System.arraycopy(baseLoads, 0, load, 0, load.length);
+        moved = new double[load.length];
+        movedClasses = new int[16];
+        movedCount = 0;
         for (int c = 0; c < classRate.length; c++) {
             int f = from[c];
             if (f >= 0 && classRate[c] == previousClassRate[f]) {
-                for (int k = cms[c]; k < cms[c + 1]; k++) {
-                    r[mp[k]] = base[mp[k]];
-                }
                 continue;
             }
-            split(c, classRate[c], previous, r);
+            if (movedCount == movedClasses.length) {
+                movedClasses = Arrays.copyOf(movedClasses, 2 * movedCount);
+            }
+            movedClasses[movedCount++] = c;
+            double total = 0;
+            for (int k = cms[c]; k < cms[c + 1]; k++) {
+                addLoad(mp[k], -r[mp[k]]);
+                total += r[mp[k]];
+            }
+            if (f >= 0 && total > 0) {
+                double scale = classRate[c] / total;
+                for (int k = cms[c]; k < cms[c + 1]; k++) {
+                    r[mp[k]] *= scale;
+                }
+            } else {
+                split(c, classRate[c], previous, r);
+            }
             for (int k = cms[c]; k < cms[c + 1]; k++) {
                 int p = mp[k];
-                double delta = r[p] - base[p];
-                if (delta != 0) {
-                    for (int q = pls[p]; q < pls[p + 1]; q++) {
-                        load[pl[q]] += delta;
-                    }
+                double rate = r[p];
+                for (int q = pls[p]; q < pls[p + 1]; q++) {
+                    load[pl[q]] += rate;
+                    moved[pl[q]] += rate;
                 }
             }
         }
     }
 
+    /**
+     * After {@link #warmSplit}: removes the overloads by scaling down only the paths of the
+     * classes whose rate moved (the kept rates fitted before, so what overloads a link is what
+     * moved onto it), each path by its worst link's factor 1 − excess / moved load. Returns
+     * false, changing nothing, when there is no overload or some overload is larger than the
+     * moved load on its link (a capacity fell), or when most classes moved (then the overloads
+     * are spread out and balancing does better). {@link #undoAbsorb} restores the split.
+     */
+    boolean absorbOverloads(double[] r) {
+        if (2 * movedCount > classes.classCount()) {
+            return false;
+        }
+        double[] scale = null;
+        for (int e = 0; e < load.length; e++) {
+            double excess = load[e] - cap[e];
+            if (excess > cap[e] * Certificate.ROUNDING) {
+                if (!(moved[e] >= excess)) {
+                    return false;
+                }
+                if (scale == null) {
+                    scale = new double[load.length];
+                    Arrays.fill(scale, 1);
+                }
+                scale[e] = 1 - excess / moved[e];
+            }
+        }
+        if (scale == null) {
+            return false;
+        }
+        int[] cms = classes.classMemberStart;
+        int[] mp = classes.memberPath;
+        absorbedPath = new int[16];
+        absorbedRate = new double[16];
+        absorbedCount = 0;
+        for (int t = 0; t < movedCount; t++) {
+            int c = movedClasses[t];
+            for (int k = cms[c]; k < cms[c + 1]; k++) {
+                int p = mp[k];
+                double f = 1;
+                for (int q = pls[p]; q < pls[p + 1]; q++) {
+                    double s = scale[pl[q]];
+                    f = s < f ? s : f;
+                }
+                if (f < 1) {
+                    if (absorbedCount == absorbedPath.length) {
+                        absorbedPath = Arrays.copyOf(absorbedPath, 2 * absorbedCount);
+                        absorbedRate = Arrays.copyOf(absorbedRate, 2 * absorbedCount);
+                    }
+                    absorbedPath[absorbedCount] = p;
+                    absorbedRate[absorbedCount++] = r[p];
+                    double scaled = r[p] * f;
+                    addLoad(p, scaled - r[p]);
+                    r[p] = scaled;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Undoes {@link #absorbOverloads}. */
+    void undoAbsorb(double[] r) {
+        for (int t = 0; t < absorbedCount; t++) {
+            int p = absorbedPath[t];
+            addLoad(p, absorbedRate[t] - r[p]);
+            r[p] = absorbedRate[t];
+        }
+        absorbedCount = 0;
+    }
+
+    private void addLoad(int p, double delta) {
+        for (int q = pls[p]; q < pls[p + 1]; q++) {
+            load[pl[q]] += delta;
+        }
+    }
+
+    /** After a warm split: per link, the rate of the moved classes' paths; the moved classes. */
+    private double[] moved;
+    private int[] movedClasses;
+    private int movedCount;
+    /** What {@link #absorbOverloads} changed: paths and their rates before. */
+    private int[] absorbedPath;
+    private double[] absorbedRate;
+    private int absorbedCount;
+
+    /** Splits class c's rate in proportion to {@code previous} (may be {@code r} itself), else evenly. */
     private void split(int c, double rate, double[] previous, double[] r) {
         int[] cms = classes.classMemberStart;
         int[] mp = classes.memberPath;

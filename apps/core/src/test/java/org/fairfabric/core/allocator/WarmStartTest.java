@@ -232,4 +232,64 @@ class WarmStartTest {
         }
         assertCloseToCold(allocator.solve(current), a, false, "end of the chain");
     }
+
+    @Test
+    void warmDepartureLeavesSessionsAwayFromItAsTheyWere() throws Exception {
+        // A fabric where one departure touches a small part: sessions whose prices did not move
+        // keep bit-identical path rates (the moved ones take up whatever overload they cause),
+        // and the answer is still certified on the whole problem.
+        AllocationProblem pb = new FatTreeGenerator(16, 10_000, 8, 5).generate();
+        ExactAllocator allocator = new ExactAllocator(BENCH_TOL, 200);
+        Allocation previous = allocator.solve(pb);
+        AllocationProblem after = pb.withoutSession(0);
+        Allocation warm = allocator.solve(after, previous.warmStart());
+        assertCertifiedAndFeasible(warm, "departure");
+        assertCloseToCold(allocator.solve(after), warm, false, "departure");
+        int same = 0;
+        for (int i = 0; i < after.sessionCount(); i++) {
+            boolean identical = true;
+            for (int p = after.firstPath(i), q = pb.firstPath(i + 1); p < after.endPath(i); p++, q++) {
+                identical &= warm.pathRate(p) == previous.pathRate(q);
+            }
+            same += identical ? 1 : 0;
+        }
+        assertTrue(same > after.sessionCount() / 2, same + " of " + after.sessionCount() + " sessions unchanged");
+    }
+
+    @Test
+    void warmSolveAfterCapacitiesFellUnderKeptRatesIsFeasible() throws Exception {
+        // Rates kept from the previous solve no longer fit where a capacity fell: a fabric link
+        // (not in the relaxation) and a host link (in it) each lose a third.
+        AllocationProblem pb = new FatTreeGenerator(8, 600, 4, 12).generate();
+        ExactAllocator allocator = new ExactAllocator(BENCH_TOL, 200);
+        Allocation previous = allocator.solve(pb);
+        int fabric = -1;
+        int host = -1;
+        for (int e = 0; e < pb.linkCount(); e++) {
+            boolean isHost = pb.linkId(e).startsWith("h") || pb.linkId(e).contains(">h");
+            if (isHost && (host < 0 || previous.linkLoad(e) > previous.linkLoad(host))) {
+                host = e;
+            } else if (!isHost && (fabric < 0 || previous.linkLoad(e) > previous.linkLoad(fabric))) {
+                fabric = e;
+            }
+        }
+        AllocationProblemBuilder b = new AllocationProblemBuilder();
+        for (int e = 0; e < pb.linkCount(); e++) {
+            b.addLink(pb.linkId(e), e == fabric || e == host ? 2 * pb.capacity(e) / 3 : pb.capacity(e));
+        }
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            int[][] paths = new int[pb.endPath(i) - pb.firstPath(i)][];
+            for (int p = pb.firstPath(i); p < pb.endPath(i); p++) {
+                paths[p - pb.firstPath(i)] = new int[pb.pathLength(p)];
+                for (int k = 0; k < pb.pathLength(p); k++) {
+                    paths[p - pb.firstPath(i)][k] = pb.pathLink(p, k);
+                }
+            }
+            b.addSessionByIndex(pb.sessionId(i), pb.weight(i), pb.demand(i), pb.minRate(i), paths);
+        }
+        AllocationProblem narrower = b.build();
+        Allocation warm = allocator.solve(narrower, previous.warmStart());
+        assertCertifiedAndFeasible(warm, "capacities fell");
+        assertCloseToCold(allocator.solve(narrower), warm, false, "capacities fell");
+    }
 }
