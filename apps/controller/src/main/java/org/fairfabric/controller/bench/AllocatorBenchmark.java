@@ -5,13 +5,16 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.fairfabric.controller.cli.ProblemJson;
@@ -30,6 +33,7 @@ import org.fairfabric.core.allocator.FatTreeGenerator;
  * <p>usage: AllocatorBenchmark [--python PATH] [--oracle-timeout SECONDS] [--only k=8,...]
  */
 public final class AllocatorBenchmark {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final Pattern SECONDS = Pattern.compile("\"solveSeconds\": ([0-9.eE+-]+)");
 
     private record Instance(int k, int sessions, int paths, long seed, boolean oracle) {
@@ -69,16 +73,22 @@ public final class AllocatorBenchmark {
         }
     }
 
-    /** Compiles the hot loops, cold and warm, before anything is timed (on an instance not measured). */
+    /**
+     * Compiles the hot loops, cold and warm, before anything is timed, on instances not measured
+     * (other seeds): a small one, and one of the middle size, whose warm solves take the paths a
+     * large fabric takes (few sessions touched by a departure), as they would be in a controller
+     * that re-solves on every change.
+     */
     private static void warmUpJit() throws Exception {
-        AllocationProblem pb = new FatTreeGenerator(8, 1_000, 4, 99).generate();
-        AllocationProblem after = pb.withoutSession(0);
-        // Warm solves are short: enough of them that their loops are compiled too, as they would
-        // be in a controller that re-solves on every change.
-        for (int rep = 0; rep < 10; rep++) {
+        warmUp(new FatTreeGenerator(8, 1_000, 4, 99).generate(), 10, 10);
+        warmUp(new FatTreeGenerator(16, 10_000, 8, 99).generate(), 3, 10);
+    }
+
+    private static void warmUp(AllocationProblem pb, int colds, int warmsPerCold) throws Exception {
+        for (int rep = 0; rep < colds; rep++) {
             Allocation cold = new ExactAllocator(1e-4, 200).solve(pb);
-            for (int again = 0; again < 10; again++) {
-                new ExactAllocator(1e-4, 200).solve(after, cold.warmStart());
+            for (int again = 0; again < warmsPerCold; again++) {
+                new ExactAllocator(1e-4, 200).solve(pb.withoutSession(again), cold.warmStart());
             }
         }
     }
@@ -95,13 +105,21 @@ public final class AllocatorBenchmark {
                 + "  max overload %.1e%n", t4.ms, t4.allocation.iterations(), t4.allocation.relativeGap(),
                 mb(t4.peakHeap), AllocationChecks.maxRelativeOverload(t4.allocation));
         AllocationProblem after = pb.withoutSession(0);
-        Timed coldAfter = median(after, null, 3);
-        Timed warm = median(after, t4.allocation, 5);
+        // Cold and warm solves alternate, so that drift in the machine's speed hits both alike.
+        List<Timed> colds = new ArrayList<>();
+        List<Timed> warms = new ArrayList<>();
+        for (int r = 0; r < PAIRS; r++) {
+            colds.add(timed(after, 1e-4, null));
+            warms.add(timed(after, 1e-4, t4.allocation));
+        }
+        Timed coldAfter = median(colds, Timed::ms);
+        Timed warm = median(warms, Timed::ms);
+        double cpuRatio = median(warms, Timed::cpuMs).cpuMs / median(colds, Timed::cpuMs).cpuMs;
         System.out.printf(Locale.ROOT, "  session s0 leaves: warm re-solve to 1e-4 %9.1f ms  %d iterations "
-                + "(cold on the same problem %.1f ms, %d iterations; medians of 5 and 3): warm/cold = %.0f%%"
-                + "  warm gap %.2e  max overload %.1e%n",
-                warm.ms, warm.allocation.iterations(), coldAfter.ms, coldAfter.allocation.iterations(),
-                100 * warm.ms / coldAfter.ms, warm.allocation.relativeGap(),
+                + "(cold on the same problem %.1f ms, %d iterations; medians of %d alternating pairs): "
+                + "warm/cold = %.0f%% (thread CPU time: %.0f%%)  warm gap %.2e  max overload %.1e%n",
+                warm.ms, warm.allocation.iterations(), coldAfter.ms, coldAfter.allocation.iterations(), PAIRS,
+                100 * warm.ms / coldAfter.ms, 100 * cpuRatio, warm.allocation.relativeGap(),
                 AllocationChecks.maxRelativeOverload(warm.allocation));
         if (!inst.oracle()) {
             System.out.println("  cvxpy/Clarabel: skipped at this size (would take far beyond the time cap)");
@@ -150,7 +168,7 @@ public final class AllocatorBenchmark {
         return worst;
     }
 
-    private record Timed(Allocation allocation, double ms, long peakHeap) {
+    private record Timed(Allocation allocation, double ms, double cpuMs, long peakHeap) {
     }
 
     private static Timed timed(AllocationProblem pb, double tolerance, Allocation previous) throws Exception {
@@ -163,7 +181,9 @@ public final class AllocatorBenchmark {
             }
         }
         long start = System.nanoTime();
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
         Allocation a = new ExactAllocator(tolerance, 200).solve(pb, previous == null ? null : previous.warmStart());
+        double cpuMs = (THREADS.getCurrentThreadCpuTime() - cpuStart) / 1e6;
         double ms = (System.nanoTime() - start) / 1e6;
         long peak = 0;
         for (MemoryPoolMXBean pool : heap) {
@@ -173,17 +193,16 @@ public final class AllocatorBenchmark {
             System.out.printf(Locale.ROOT, "  (did not converge to %.0e: gap %.2e after %d iterations)%n",
                     tolerance, a.relativeGap(), a.iterations());
         }
-        return new Timed(a, ms, peak);
+        return new Timed(a, ms, cpuMs, peak);
     }
 
-    /** The run with the median time of {@code runs} solves of the same problem from the same start. */
-    private static Timed median(AllocationProblem pb, Allocation previous, int runs) throws Exception {
-        List<Timed> all = new ArrayList<>();
-        for (int r = 0; r < runs; r++) {
-            all.add(timed(pb, 1e-4, previous));
-        }
-        all.sort((a, b) -> Double.compare(a.ms, b.ms));
-        return all.get(runs / 2);
+    /** Cold and warm solves timed for the warm/cold ratio. */
+    private static final int PAIRS = 7;
+
+    private static Timed median(List<Timed> runs, ToDoubleFunction<Timed> key) {
+        List<Timed> sorted = new ArrayList<>(runs);
+        sorted.sort(Comparator.comparingDouble(key));
+        return sorted.get(sorted.size() / 2);
     }
 
     private static String mb(long bytes) {
