@@ -105,12 +105,13 @@ public final class AllocatorBenchmark {
                 + "  max overload %.1e%n", t4.ms, t4.allocation.iterations(), t4.allocation.relativeGap(),
                 mb(t4.peakHeap), AllocationChecks.maxRelativeOverload(t4.allocation));
         AllocationProblem after = pb.withoutSession(0);
-        // Cold and warm solves alternate, so that drift in the machine's speed hits both alike.
+        // Cold and warm solves alternate, so that drift in the machine's speed hits both alike,
+        // back to back as a controller re-solves (no full collection before each).
         List<Timed> colds = new ArrayList<>();
         List<Timed> warms = new ArrayList<>();
         for (int r = 0; r < PAIRS; r++) {
-            colds.add(timed(after, 1e-4, null));
-            warms.add(timed(after, 1e-4, t4.allocation));
+            colds.add(timed(after, 1e-4, null, false));
+            warms.add(timed(after, 1e-4, t4.allocation, false));
         }
         Timed coldAfter = median(colds, Timed::ms);
         Timed warm = median(warms, Timed::ms);
@@ -172,7 +173,15 @@ public final class AllocatorBenchmark {
     }
 
     private static Timed timed(AllocationProblem pb, double tolerance, Allocation previous) throws Exception {
-        System.gc();
+        return timed(pb, tolerance, previous, true);
+    }
+
+    /** A timed solve; with {@code collectFirst}, after a full collection (for the peak heap it reports). */
+    private static Timed timed(AllocationProblem pb, double tolerance, Allocation previous, boolean collectFirst)
+            throws Exception {
+        if (collectFirst) {
+            System.gc();
+        }
         List<MemoryPoolMXBean> heap = new ArrayList<>();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == MemoryType.HEAP) {

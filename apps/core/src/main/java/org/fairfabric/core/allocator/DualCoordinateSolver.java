@@ -249,7 +249,7 @@ final class DualCoordinateSolver {
     private static final int LOCAL_PASS_SWEEPS = 20;
 
     /** Relative price change (per unit of target gap) below which a warm solve does not revisit the neighbours. */
-    private static final double LOCAL_THRESHOLD_PER_TARGET = 20;
+    private static final double LOCAL_THRESHOLD_PER_TARGET = 50;
 
     int sweeps() {
         return sweeps;

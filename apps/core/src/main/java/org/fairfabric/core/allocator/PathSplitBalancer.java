@@ -53,8 +53,9 @@ final class PathSplitBalancer {
      * A warm split, in place: {@code r} holds base rates whose loads are {@code baseLoads} (zero
      * on paths that are new or changed). A class copied from the previous relaxation whose rate is
      * exactly {@code previousClassRate} of its source keeps its base rates (so its paths' loads
-     * need no update); every other class is split as in {@link #initialSplit} and the loads are
-     * updated by its paths' changes only.
+     * need no update); a copied class whose rate moved scales its own previous split; any other
+     * class is split as in {@link #initialSplit}. The loads are updated by the changes only, and
+     * the classes that grew (or are new) are recorded for {@link #absorbOverloads}.
      */
     void warmSplit(double[] classRate, double[] previous, double[] previousClassRate, double[] baseLoads,
                    double[] r) {
@@ -62,37 +63,40 @@ final class PathSplitBalancer {
         int[] mp = classes.memberPath;
         int[] from = classes.classFrom;
         System.arraycopy(baseLoads, 0, load, 0, load.length);
-        moved = new double[load.length];
-        movedClasses = new int[16];
-        movedCount = 0;
+        grown = new double[load.length];
+        grownClasses = new int[16];
+        grownCount = 0;
         for (int c = 0; c < classRate.length; c++) {
             int f = from[c];
             if (f >= 0 && classRate[c] == previousClassRate[f]) {
                 continue;
             }
-            if (movedCount == movedClasses.length) {
-                movedClasses = Arrays.copyOf(movedClasses, 2 * movedCount);
-            }
-            movedClasses[movedCount++] = c;
             double total = 0;
             for (int k = cms[c]; k < cms[c + 1]; k++) {
-                addLoad(mp[k], -r[mp[k]]);
                 total += r[mp[k]];
+            }
+            boolean grows = !(f >= 0 && total > 0 && classRate[c] < total);
+            if (grows) {
+                if (grownCount == grownClasses.length) {
+                    grownClasses = Arrays.copyOf(grownClasses, 2 * grownCount);
+                }
+                grownClasses[grownCount++] = c;
             }
             if (f >= 0 && total > 0) {
                 double scale = classRate[c] / total;
                 for (int k = cms[c]; k < cms[c + 1]; k++) {
-                    r[mp[k]] *= scale;
+                    int p = mp[k];
+                    double rate = r[p] * scale;
+                    addLoad(p, rate - r[p], grows ? rate : 0);
+                    r[p] = rate;
                 }
             } else {
+                for (int k = cms[c]; k < cms[c + 1]; k++) {
+                    addLoad(mp[k], -r[mp[k]], 0);
+                }
                 split(c, classRate[c], previous, r);
-            }
-            for (int k = cms[c]; k < cms[c + 1]; k++) {
-                int p = mp[k];
-                double rate = r[p];
-                for (int q = pls[p]; q < pls[p + 1]; q++) {
-                    load[pl[q]] += rate;
-                    moved[pl[q]] += rate;
+                for (int k = cms[c]; k < cms[c + 1]; k++) {
+                    addLoad(mp[k], r[mp[k]], r[mp[k]]);
                 }
             }
         }
@@ -100,28 +104,29 @@ final class PathSplitBalancer {
 
     /**
      * After {@link #warmSplit}: removes the overloads by scaling down only the paths of the
-     * classes whose rate moved (the kept rates fitted before, so what overloads a link is what
-     * moved onto it), each path by its worst link's factor 1 − excess / moved load. Returns
-     * false, changing nothing, when there is no overload or some overload is larger than the
-     * moved load on its link (a capacity fell), or when most classes moved (then the overloads
-     * are spread out and balancing does better). {@link #undoAbsorb} restores the split.
+     * classes that grew (the base rates fitted before and the other classes shrank, so what
+     * overloads a link is what grew onto it), each path by its worst link's factor
+     * 1 − excess / grown load. Returns false, changing nothing, when there is no overload or some
+     * overload is larger than the grown load on its link (a capacity fell), or when most classes
+     * grew (then the overloads are spread out and balancing does better). {@link #undoAbsorb}
+     * restores the split.
      */
     boolean absorbOverloads(double[] r) {
-        if (2 * movedCount > classes.classCount()) {
+        if (2 * grownCount > classes.classCount()) {
             return false;
         }
         double[] scale = null;
         for (int e = 0; e < load.length; e++) {
             double excess = load[e] - cap[e];
             if (excess > cap[e] * Certificate.ROUNDING) {
-                if (!(moved[e] >= excess)) {
+                if (!(grown[e] >= excess)) {
                     return false;
                 }
                 if (scale == null) {
                     scale = new double[load.length];
                     Arrays.fill(scale, 1);
                 }
-                scale[e] = 1 - excess / moved[e];
+                scale[e] = 1 - excess / grown[e];
             }
         }
         if (scale == null) {
@@ -132,8 +137,8 @@ final class PathSplitBalancer {
         absorbedPath = new int[16];
         absorbedRate = new double[16];
         absorbedCount = 0;
-        for (int t = 0; t < movedCount; t++) {
-            int c = movedClasses[t];
+        for (int t = 0; t < grownCount; t++) {
+            int c = grownClasses[t];
             for (int k = cms[c]; k < cms[c + 1]; k++) {
                 int p = mp[k];
                 double f = 1;
@@ -149,7 +154,7 @@ final class PathSplitBalancer {
                     absorbedPath[absorbedCount] = p;
                     absorbedRate[absorbedCount++] = r[p];
                     double scaled = r[p] * f;
-                    addLoad(p, scaled - r[p]);
+                    addLoad(p, scaled - r[p], 0);
                     r[p] = scaled;
                 }
             }
@@ -161,22 +166,26 @@ final class PathSplitBalancer {
     void undoAbsorb(double[] r) {
         for (int t = 0; t < absorbedCount; t++) {
             int p = absorbedPath[t];
-            addLoad(p, absorbedRate[t] - r[p]);
+            addLoad(p, absorbedRate[t] - r[p], 0);
             r[p] = absorbedRate[t];
         }
         absorbedCount = 0;
     }
 
-    private void addLoad(int p, double delta) {
+    /** Adds {@code delta} to the loads of path p's links, and {@code grownRate} to their grown loads. */
+    private void addLoad(int p, double delta, double grownRate) {
         for (int q = pls[p]; q < pls[p + 1]; q++) {
             load[pl[q]] += delta;
+            if (grownRate != 0) {
+                grown[pl[q]] += grownRate;
+            }
         }
     }
 
-    /** After a warm split: per link, the rate of the moved classes' paths; the moved classes. */
-    private double[] moved;
-    private int[] movedClasses;
-    private int movedCount;
+    /** After a warm split: per link, the rate of the grown classes' paths; the grown classes. */
+    private double[] grown;
+    private int[] grownClasses;
+    private int grownCount;
     /** What {@link #absorbOverloads} changed: paths and their rates before. */
     private int[] absorbedPath;
     private double[] absorbedRate;
