@@ -1,5 +1,5 @@
 # summary: allocator benchmark: exact mode on k=8/16/32 fat-trees vs cvxpy/Clarabel
-# usage: ./fairfabric bench allocator [--only k=16] [--oracle-timeout SECONDS]
+# usage: ./fairfabric bench allocator [--only k=16] [--oracle-timeout SECONDS] [--seed N]
 # cvxpy/Clarabel runs from $PYTHON, else the project's .venv if it has cvxpy (./fairfabric setup).
 ff_bench_allocator_main() {
     local root="${FF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"

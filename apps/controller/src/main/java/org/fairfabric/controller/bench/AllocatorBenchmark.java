@@ -30,7 +30,7 @@ import org.fairfabric.core.allocator.FatTreeGenerator;
  * session leaves — and, where it finishes within the time cap, cvxpy/Clarabel on the same
  * instance in the same run (the oracle under tools/oracle).
  *
- * <p>usage: AllocatorBenchmark [--python PATH] [--oracle-timeout SECONDS] [--only k=8,...]
+ * <p>usage: AllocatorBenchmark [--python PATH] [--oracle-timeout SECONDS] [--only k=8,...] [--seed N]
  */
 public final class AllocatorBenchmark {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -46,19 +46,21 @@ public final class AllocatorBenchmark {
         String python = null;
         long oracleTimeout = 600;
         String only = null;
+        long seed = 1;
         String root = System.getProperty("ff.root", ".");
         for (int a = 0; a < args.length; a++) {
             switch (args[a]) {
                 case "--python" -> python = args[++a];
                 case "--oracle-timeout" -> oracleTimeout = Long.parseLong(args[++a]);
                 case "--only" -> only = args[++a];
+                case "--seed" -> seed = Long.parseLong(args[++a]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[a]);
             }
         }
         List<Instance> instances = new ArrayList<>();
-        instances.add(new Instance(8, 1_000, 4, 1, true));
-        instances.add(new Instance(16, 10_000, 8, 1, true));
-        instances.add(new Instance(32, 100_000, 8, 1, false));
+        instances.add(new Instance(8, 1_000, 4, seed, true));
+        instances.add(new Instance(16, 10_000, 8, seed, true));
+        instances.add(new Instance(32, 100_000, 8, seed, false));
 
         System.out.printf(Locale.ROOT, "allocator benchmark: exact mode (lazy link constraints, merged path classes, dual coordinate descent; "
                 + "interior point where needed), 1 thread, "

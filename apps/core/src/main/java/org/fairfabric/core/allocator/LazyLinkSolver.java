@@ -438,6 +438,7 @@ final class LazyLinkSolver {
      * tolerance allows, and returns the certificate.
      */
     private Certificate splitAndCertify(PathSplitBalancer balancer, double[] rates, double[] mu) {
+        boolean overloadsTooLarge = false;
         if (baseLoads != null && previousClassRate != null) {
             balancer.warmSplit(classRate, previousRates, previousClassRate, baseLoads, rates);
             // Usually only a few classes moved: let them take up the overloads they caused, and
@@ -448,13 +449,14 @@ final class LazyLinkSolver {
                     return absorbed;
                 }
                 balancer.undoAbsorb(rates);
+                overloadsTooLarge = true;
             }
         } else {
             balancer.initialSplit(classRate, previousRates, rates);
         }
         int sweeps = 0;
         Certificate certificate = null;
-        if (previousRates != null) {
+        if (previousRates != null && !overloadsTooLarge) {
             // The previous split usually still fits after a small change: check before balancing.
             certificate = Certificate.of(balancer.classes(), rates, balancer.load, mu);
         }
