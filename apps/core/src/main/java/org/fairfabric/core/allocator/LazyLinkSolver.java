@@ -126,9 +126,11 @@ final class LazyLinkSolver {
             if (converged) {
                 return last;
             }
-            if (relaxationTarget > RELAXATION_SHARE * tolerance) {
-                // A warm start's wider relaxation target left the split too little: solve the
-                // same relaxation to the usual target.
+            if (warmShortcuts) {
+                // Kept rates, the incremental split or the wider relaxation target missed the
+                // tolerance: solve the same relaxation again as a cold solve would, from these prices.
+                warmShortcuts = false;
+                unchanged = null;
                 relaxationTarget = RELAXATION_SHARE * tolerance;
             } else {
                 int added = 0;
@@ -162,6 +164,11 @@ final class LazyLinkSolver {
     private int[] sameAs;
     /** Warm starts: sessions whose paths, weight, demand and minimum rate are all as before. */
     private boolean[] unchanged;
+    /**
+     * Warm starts on the same links and active set: the first round keeps rates, splits
+     * incrementally and may solve the relaxation to a wider target; a miss turns this off.
+     */
+    private boolean warmShortcuts;
     /** Warm starts: links whose constraint or traffic may have changed (the dual method starts there). */
     private boolean[] changed;
     /**
@@ -283,11 +290,12 @@ final class LazyLinkSolver {
             baseLoads = null;
         }
         relaxationStart = previous.relaxationStart;
-        if (baseLoads != null) {
+        warmShortcuts = baseLoads != null;
+        if (warmShortcuts) {
             // The split will leave most rates as they are, and cost the gap about what it did
-            // last time: the relaxation may have the rest of the tolerance, less a margin.
+            // last time: the relaxation gets the rest of the tolerance, less a margin.
             double share = 1 - WARM_SPLIT_MARGIN - previous.splitCost / tolerance;
-            relaxationTarget = Math.max(RELAXATION_SHARE, Math.min(MAX_RELAXATION_SHARE, share)) * tolerance;
+            relaxationTarget = Math.max(MIN_RELAXATION_SHARE, Math.min(MAX_RELAXATION_SHARE, share)) * tolerance;
         }
     }
 
@@ -476,7 +484,8 @@ final class LazyLinkSolver {
 
     /** Share of the tolerance the relaxation is solved to, leaving room for the split. */
     private static final double RELAXATION_SHARE = 0.5;
-    /** Warm starts: the largest share of the tolerance the relaxation may be solved to. */
+    /** Warm starts: the smallest and largest share of the tolerance the relaxation is solved to. */
+    private static final double MIN_RELAXATION_SHARE = 0.2;
     private static final double MAX_RELAXATION_SHARE = 0.8;
     /** Warm starts: the share of the tolerance kept for a split that costs more than the last one. */
     private static final double WARM_SPLIT_MARGIN = 0.1;
