@@ -3,6 +3,7 @@ package org.fairfabric.core.allocator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.function.IntToDoubleFunction;
 import org.junit.jupiter.api.Test;
 
 /** A warm re-solve after a change gives the cold answer on the new problem, in fewer iterations. */
@@ -60,22 +61,7 @@ class WarmStartTest {
                 heavier = i;
             }
         }
-        AllocationProblemBuilder b = new AllocationProblemBuilder();
-        for (int e = 0; e < base.linkCount(); e++) {
-            b.addLink(base.linkId(e), base.capacity(e));
-        }
-        for (int i = 0; i < base.sessionCount(); i++) {
-            int[][] paths = new int[base.endPath(i) - base.firstPath(i)][];
-            for (int p = base.firstPath(i); p < base.endPath(i); p++) {
-                paths[p - base.firstPath(i)] = new int[base.pathLength(p)];
-                for (int k = 0; k < base.pathLength(p); k++) {
-                    paths[p - base.firstPath(i)][k] = base.pathLink(p, k);
-                }
-            }
-            double w = i == heavier ? 4 * base.weight(i) : base.weight(i);
-            b.addSessionByIndex(base.sessionId(i), w, base.demand(i), base.minRate(i), paths);
-        }
-        AllocationProblem reweighted = b.build();
+        AllocationProblem reweighted = withWeight(base, heavier, 4 * base.weight(heavier));
         Allocation warmAgain = allocator.solve(reweighted, warm.warmStart());
         Allocation cold = allocator.solve(reweighted);
         assertSameRates(cold, warmAgain);
@@ -149,9 +135,15 @@ class WarmStartTest {
     }
 
     private static AllocationProblem withWeight(AllocationProblem base, int session, double weight) {
+        return rebuilt(base, base::capacity, i -> i == session ? weight : base.weight(i));
+    }
+
+    /** {@code base} with link capacities and session weights given per index. */
+    private static AllocationProblem rebuilt(AllocationProblem base, IntToDoubleFunction capacity,
+                                             IntToDoubleFunction weight) {
         AllocationProblemBuilder b = new AllocationProblemBuilder();
         for (int e = 0; e < base.linkCount(); e++) {
-            b.addLink(base.linkId(e), base.capacity(e));
+            b.addLink(base.linkId(e), capacity.applyAsDouble(e));
         }
         for (int i = 0; i < base.sessionCount(); i++) {
             int[][] paths = new int[base.endPath(i) - base.firstPath(i)][];
@@ -161,8 +153,7 @@ class WarmStartTest {
                     paths[p - base.firstPath(i)][k] = base.pathLink(p, k);
                 }
             }
-            b.addSessionByIndex(base.sessionId(i), i == session ? weight : base.weight(i), base.demand(i),
-                    base.minRate(i), paths);
+            b.addSessionByIndex(base.sessionId(i), weight.applyAsDouble(i), base.demand(i), base.minRate(i), paths);
         }
         return b.build();
     }
@@ -273,21 +264,10 @@ class WarmStartTest {
                 fabric = e;
             }
         }
-        AllocationProblemBuilder b = new AllocationProblemBuilder();
-        for (int e = 0; e < pb.linkCount(); e++) {
-            b.addLink(pb.linkId(e), e == fabric || e == host ? 2 * pb.capacity(e) / 3 : pb.capacity(e));
-        }
-        for (int i = 0; i < pb.sessionCount(); i++) {
-            int[][] paths = new int[pb.endPath(i) - pb.firstPath(i)][];
-            for (int p = pb.firstPath(i); p < pb.endPath(i); p++) {
-                paths[p - pb.firstPath(i)] = new int[pb.pathLength(p)];
-                for (int k = 0; k < pb.pathLength(p); k++) {
-                    paths[p - pb.firstPath(i)][k] = pb.pathLink(p, k);
-                }
-            }
-            b.addSessionByIndex(pb.sessionId(i), pb.weight(i), pb.demand(i), pb.minRate(i), paths);
-        }
-        AllocationProblem narrower = b.build();
+        int narrowFabric = fabric;
+        int narrowHost = host;
+        AllocationProblem narrower = rebuilt(pb,
+                e -> e == narrowFabric || e == narrowHost ? 2 * pb.capacity(e) / 3 : pb.capacity(e), pb::weight);
         Allocation warm = allocator.solve(narrower, previous.warmStart());
         assertCertifiedAndFeasible(warm, "capacities fell");
         assertCloseToCold(allocator.solve(narrower), warm, false, "capacities fell");
