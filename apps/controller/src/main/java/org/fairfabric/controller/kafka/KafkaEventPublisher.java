@@ -5,20 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.json.Json;
 import org.fairfabric.api.service.EventSink;
@@ -38,51 +27,14 @@ public final class KafkaEventPublisher implements EventSink, AutoCloseable {
     private final String prefix;
 
     public KafkaEventPublisher(String bootstrap, String topicPrefix) {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "fairfabric-controller");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         this.prefix = topicPrefix;
-        ensureTopics(bootstrap);
-        this.producer = new KafkaProducer<>(p);
-    }
-
-    /**
-     * Creates the topics (one partition: events of a controller are few and ordered) unless they
-     * exist, so publishing does not depend on the broker auto-creating them. A broker that is down
-     * now is not fatal: the producer retries and the broker may auto-create later.
-     */
-    private void ensureTopics(String bootstrap) {
-        Properties a = new Properties();
-        a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        a.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-        a.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        try (Admin admin = Admin.create(a)) {
-            List<NewTopic> topics = new ArrayList<>();
-            for (String t : ControllerTopics.ALL) {
-                topics.add(new NewTopic(prefix + t, 1, (short) 1));
-            }
-            for (Map.Entry<String, KafkaFuture<Void>> r : admin.createTopics(topics).values().entrySet()) {
-                try {
-                    r.getValue().get(10, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        LOG.warn("cannot create topic {}: {}", r.getKey(), e.getCause().toString());
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (TimeoutException | RuntimeException e) {
-            LOG.warn("cannot create the controller's topics now ({}); publishing anyway", e.toString());
+        // One partition per topic: a controller's events are few and ordered.
+        List<NewTopic> topics = new ArrayList<>();
+        for (String t : ControllerTopics.ALL) {
+            topics.add(new NewTopic(prefix + t, 1, (short) 1));
         }
+        KafkaClients.createTopics(bootstrap, topics);
+        this.producer = KafkaClients.reliableProducer(bootstrap, "fairfabric-controller", 5);
     }
 
     public static String envelope(EventDto e) {
