@@ -19,25 +19,24 @@ public final class Allocation {
 
     Allocation(AllocationProblem problem, Mode mode, boolean converged, int iterations, double tolerance,
                double relativeGap, double[] pathRates, double[] linkPrices) {
-        this.problem = problem;
-        this.mode = mode;
-        this.converged = converged;
-        this.iterations = iterations;
-        this.tolerance = tolerance;
-        this.relativeGap = relativeGap;
-        this.pathRates = pathRates;
-        this.linkPrices = linkPrices;
-        this.sessionRates = new double[problem.sessionCount()];
+        this(problem, mode, converged, iterations, tolerance, relativeGap, pathRates, linkPrices,
+                new double[problem.sessionCount()], new double[problem.linkCount()]);
         Duality.sessionRates(problem.sessionPathStartArray(), pathRates, sessionRates);
-        this.linkLoads = new double[problem.linkCount()];
         Duality.linkLoads(problem.pathLinkStartArray(), problem.pathLinksArray(), pathRates, linkLoads);
     }
 
     /** With session rates and link loads already computed from {@code pathRates} (taken as they are). */
     Allocation(AllocationProblem problem, boolean converged, int iterations, double tolerance, double relativeGap,
                double[] pathRates, double[] linkPrices, double[] sessionRates, double[] linkLoads) {
+        this(problem, Mode.EXACT, converged, iterations, tolerance, relativeGap, pathRates, linkPrices, sessionRates,
+                linkLoads);
+    }
+
+    private Allocation(AllocationProblem problem, Mode mode, boolean converged, int iterations, double tolerance,
+                       double relativeGap, double[] pathRates, double[] linkPrices, double[] sessionRates,
+                       double[] linkLoads) {
         this.problem = problem;
-        this.mode = Mode.EXACT;
+        this.mode = mode;
         this.converged = converged;
         this.iterations = iterations;
         this.tolerance = tolerance;
