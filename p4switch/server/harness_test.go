@@ -167,6 +167,19 @@ func (h *harness) primary(electionID uint64) *stream {
 	return st
 }
 
+// forwardingToB makes client 1 primary, commits the fake pipeline and forwards macB to port 2.
+func (h *harness) forwardingToB() *stream {
+	h.t.Helper()
+	st := h.primary(1)
+	if err := h.setPipeline(1, p4v1.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT, fakeConfig); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.write(1, dmac(p4v1.Update_INSERT, macB, []byte{2})); err != nil {
+		h.t.Fatal(err)
+	}
+	return st
+}
+
 func (h *harness) setPipeline(electionID uint64, action p4v1.SetForwardingPipelineConfigRequest_Action, config []byte) error {
 	_, err := h.client.SetForwardingPipelineConfig(context.Background(), &p4v1.SetForwardingPipelineConfigRequest{
 		DeviceId: testDevice, ElectionId: &p4v1.Uint128{Low: electionID}, Action: action,

@@ -47,13 +47,7 @@ func TestLatenciesPercentiles(t *testing.T) {
 
 func TestLoopLatenciesCountPacketInsAndWrites(t *testing.T) {
 	h := newHarness(t, fakepipe.Loader)
-	st := h.primary(1)
-	if err := h.setPipeline(1, p4v1.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT, fakeConfig); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.write(1, dmac(p4v1.Update_INSERT, macB, []byte{2})); err != nil {
-		t.Fatal(err)
-	}
+	st := h.forwardingToB()
 	if n := h.srv.Latencies.WriteHandled.Count(); n != 1 {
 		t.Fatalf("%d Write calls timed, want 1", n)
 	}

@@ -260,13 +260,7 @@ func TestWriteErrorsPerUpdate(t *testing.T) {
 
 func TestForwardingPacketOutAndPacketIn(t *testing.T) {
 	h := newHarness(t, fakepipe.Loader)
-	st := h.primary(1)
-	if err := h.setPipeline(1, p4v1.SetForwardingPipelineConfigRequest_VERIFY_AND_COMMIT, fakeConfig); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.write(1, dmac(p4v1.Update_INSERT, macB, []byte{2})); err != nil {
-		t.Fatal(err)
-	}
+	st := h.forwardingToB()
 	// A frame to a known MAC is forwarded by the table.
 	f := ethFrame(macB, macA, "hello")
 	h.send(1, f)
