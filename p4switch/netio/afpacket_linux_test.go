@@ -10,6 +10,21 @@ import (
 )
 
 // vethPair creates a veth pair for the test and removes it afterwards.
+// openPorts opens AF_PACKET ports on both ends of a veth pair, closed when the test ends.
+func openPorts(t *testing.T, a, b string) (*AFPacket, *AFPacket) {
+	t.Helper()
+	var ports [2]*AFPacket
+	for i, name := range []string{a, b} {
+		p, err := OpenAFPacket(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		ports[i] = p
+	}
+	return ports[0], ports[1]
+}
+
 func vethPair(t *testing.T) (string, string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
@@ -136,16 +151,7 @@ func tagged(i int, tags ...uint16) []byte {
 // metadata; the port must put it back so the pipeline sees the frame as sent.
 func TestAFPacketKeepsVLANTags(t *testing.T) {
 	a, b := vethPair(t)
-	pa, err := OpenAFPacket(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pa.Close()
-	pb, err := OpenAFPacket(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pb.Close()
+	pa, pb := openPorts(t, a, b)
 	frames := [][]byte{
 		tagged(1, 0x8100, 42),             // 802.1Q, VID 42
 		frame(2),                          // untagged stays untagged
@@ -170,16 +176,7 @@ func TestAFPacketKeepsVLANTags(t *testing.T) {
 // One goroutine can wait for a port while another polls it without blocking.
 func TestAFPacketWaitAndTryRead(t *testing.T) {
 	a, b := vethPair(t)
-	pa, err := OpenAFPacket(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pa.Close()
-	pb, err := OpenAFPacket(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pb.Close()
+	pa, pb := openPorts(t, a, b)
 	bufs, lens := [][]byte{make([]byte, MaxFrame)}, []int{0}
 	// tryTest reads until it finds a test frame or the port is empty.
 	tryTest := func() []byte {
@@ -242,16 +239,7 @@ func TestAFPacketWaitAndTryRead(t *testing.T) {
 // ENETDOWN once, which is not a reason to stop receiving.
 func TestAFPacketSurvivesLinkDownAndUp(t *testing.T) {
 	a, b := vethPair(t)
-	pa, err := OpenAFPacket(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pa.Close()
-	pb, err := OpenAFPacket(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pb.Close()
+	pa, pb := openPorts(t, a, b)
 	if err := exec.Command("ip", "link", "set", a, "down").Run(); err != nil {
 		t.Fatal(err)
 	}
@@ -295,16 +283,7 @@ func TestAFPacketJumboFrames(t *testing.T) {
 			t.Fatalf("mtu: %v %s", err, out)
 		}
 	}
-	pa, err := OpenAFPacket(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pa.Close()
-	pb, err := OpenAFPacket(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pb.Close()
+	pa, pb := openPorts(t, a, b)
 	var frames [][]byte
 	for i := 0; i < 6; i++ {
 		f := frame(i)
