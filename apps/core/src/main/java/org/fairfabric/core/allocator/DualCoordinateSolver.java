@@ -140,6 +140,7 @@ final class DualCoordinateSolver {
     /** {@link #solve} once the current prices are certified. */
     private boolean sweepUntil(double target, int maxSweeps) {
         double reference = gap;
+        int first = sweeps;
         int referenceSweep = sweeps;
         while (!(gap <= target && infeasibility <= target)) {
             if (sweeps >= maxSweeps || unbounded) {
@@ -152,7 +153,7 @@ final class DualCoordinateSolver {
             }
             sweep();
             // Certifying costs about a third of a sweep: skip every other one once under way.
-            if (sweeps <= 2 || sweeps % 2 == 0) {
+            if (sweeps - first <= 2 || (sweeps - first) % 2 == 0) {
                 certify();
                 if (gap <= 0.5 * reference) {
                     reference = gap;
@@ -244,7 +245,7 @@ final class DualCoordinateSolver {
     }
 
     /** Local passes of a warm solve before it falls back to sweeps. */
-    private static final int LOCAL_PASSES = 3;
+    private static final int LOCAL_PASSES = 2;
     /** Link re-solves a local pass may spend, in sweeps' worth. */
     private static final int LOCAL_PASS_SWEEPS = 20;
 

@@ -451,14 +451,19 @@ final class LazyLinkSolver {
             balancer.warmSplit(classRate, previousRates, previousClassRate, baseLoads, rates);
             // Usually only a few classes moved: let them take up the overloads they caused, and
             // keep that when it certifies (the other classes' paths are then left as they were).
-            if (balancer.absorbOverloads(rates)) {
-                Certificate absorbed = Certificate.of(balancer.classes(), rates, balancer.load, mu);
-                if (meets(absorbed)) {
-                    return absorbed;
-                }
-                balancer.undoAbsorb(rates);
-                overloadsTooLarge = true;
+            // When that misses, or when most classes grew (the overloads are then spread out),
+            // the grown classes through overloaded links first move what they can to their other
+            // paths.
+            Certificate absorbed = balancer.mostGrew() ? null : absorb(balancer, rates, mu);
+            boolean missed = absorbed != null && !meets(absorbed);
+            if ((missed || balancer.mostGrew()) && balancer.balanceGrown(rates)) {
+                Certificate again = absorb(balancer, rates, mu);
+                absorbed = again != null ? again : absorbed;
             }
+            if (absorbed != null && meets(absorbed)) {
+                return absorbed;
+            }
+            overloadsTooLarge = absorbed != null;
         } else {
             balancer.initialSplit(classRate, previousRates, rates);
         }
@@ -480,6 +485,22 @@ final class LazyLinkSolver {
                     ? Certificate.of(balancer.classes(), rates, balancer.load, mu) : null;
         }
         return certificate != null ? certificate : Certificate.of(balancer.classes(), rates, balancer.load, mu);
+    }
+
+    /**
+     * Lets the grown classes take up the overloads ({@link PathSplitBalancer#absorbOverloads}) and
+     * certifies that; undoes it when the certificate misses. Null when there was nothing to absorb
+     * or the overloads were too large for the grown classes.
+     */
+    private Certificate absorb(PathSplitBalancer balancer, double[] rates, double[] mu) {
+        if (!balancer.absorbOverloads(rates)) {
+            return null;
+        }
+        Certificate certificate = Certificate.of(balancer.classes(), rates, balancer.load, mu);
+        if (!meets(certificate)) {
+            balancer.undoAbsorb(rates);
+        }
+        return certificate;
     }
 
     /** Share of the tolerance the relaxation is solved to, leaving room for the split. */

@@ -107,14 +107,10 @@ final class PathSplitBalancer {
      * classes that grew (the base rates fitted before and the other classes shrank, so what
      * overloads a link is what grew onto it), each path by its worst link's factor
      * 1 − excess / grown load. Returns false, changing nothing, when there is no overload or some
-     * overload is larger than the grown load on its link (a capacity fell), or when most classes
-     * grew (then the overloads are spread out and balancing does better). {@link #undoAbsorb}
+     * overload is larger than the grown load on its link (a capacity fell). {@link #undoAbsorb}
      * restores the split.
      */
     boolean absorbOverloads(double[] r) {
-        if (2 * grownCount > classes.classCount()) {
-            return false;
-        }
         double[] scale = null;
         for (int e = 0; e < load.length; e++) {
             double excess = load[e] - cap[e];
@@ -160,6 +156,28 @@ final class PathSplitBalancer {
             }
         }
         return true;
+    }
+
+    /**
+     * After {@link #warmSplit}: one Gauss–Seidel pass over the grown classes that have a path
+     * through an overloaded inactive link, moving their rate towards their other paths (the
+     * classes that did not grow keep their rates). Returns whether any class was stepped.
+     */
+    boolean balanceGrown(double[] r) {
+        boolean stepped = false;
+        for (int t = 0; t < grownCount; t++) {
+            int c = grownClasses[t];
+            if (crossesOverload(c)) {
+                step(c, r, true);
+                stepped = true;
+            }
+        }
+        return stepped;
+    }
+
+    /** Whether most classes grew in {@link #warmSplit} (then overloads are spread out). */
+    boolean mostGrew() {
+        return 2 * grownCount > classes.classCount();
     }
 
     /** Undoes {@link #absorbOverloads}. */
@@ -227,12 +245,36 @@ final class PathSplitBalancer {
         int[] cms = classes.classMemberStart;
         for (int c = 0; c < cms.length - 1; c++) {
             if (cms[c + 1] - cms[c] > 1) {
-                step(c, r);
+                step(c, r, false);
             }
         }
     }
 
-    private void step(int c, double[] r) {
+    /** Whether a path of class c (with more than one member) crosses an overloaded inactive link. */
+    private boolean crossesOverload(int c) {
+        int[] cms = classes.classMemberStart;
+        int[] mp = classes.memberPath;
+        int[] reduced = classes.reducedLink;
+        if (cms[c + 1] - cms[c] < 2) {
+            return false;
+        }
+        for (int k = cms[c]; k < cms[c + 1]; k++) {
+            int p = mp[k];
+            for (int q = pls[p]; q < pls[p + 1]; q++) {
+                int e = pl[q];
+                if (reduced[e] < 0 && load[e] > cap[e] * (1 + Certificate.ROUNDING)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Utilisation of an inactive link above which a step moves rate off it. */
+    private static final double HOT = 0.9;
+
+    /** A block step on class c; {@code grownClass}: also moves its rate in the grown loads. */
+    private void step(int c, double[] r, boolean grownClass) {
         int[] cms = classes.classMemberStart;
         int[] mp = classes.memberPath;
         int[] reduced = classes.reducedLink;
@@ -259,7 +301,7 @@ final class PathSplitBalancer {
                     double u14 = u8 * u4 * u2;
                     gsum += u14 * u;
                     hsum += (Q - 1) * u14 / cap[e];
-                    hot |= u > 0.9;
+                    hot |= u > HOT;
                 }
             }
             gradient[j] = gsum;
@@ -302,6 +344,9 @@ final class PathSplitBalancer {
                 r[p] = next;
                 for (int k = pls[p]; k < pls[p + 1]; k++) {
                     load[pl[k]] += delta;
+                    if (grownClass) {
+                        grown[pl[k]] += delta;
+                    }
                 }
             }
         }

@@ -52,6 +52,33 @@ class PathSplitBalancerTest {
     }
 
     @Test
+    void aGrownClassMovesRateOffAnOverloadedLinkAndTheOthersKeepTheirRates() {
+        AllocationProblem pb = fabric(4);
+        double[] rates = {2, 4, 2};
+        PathSplitBalancer balancer = warmSplit(pb, 7, 2, rates);
+        assertEquals(2 + 7.0 / 3, balancer.load[2], 1e-12, "a's growth overloads f1");
+        assertTrue(balancer.balanceGrown(rates));
+        assertEquals(2, rates[2], "b did not grow: its rate is untouched");
+        assertEquals(7, rates[0] + rates[1], 1e-12, "a keeps its class rate");
+        assertTrue(rates[0] < 7.0 / 3, "a moved rate from f1 to f2");
+        assertEquals(rates[0] + rates[2], balancer.load[2], 1e-12);
+        assertEquals(rates[1], balancer.load[3], 1e-12);
+        // Whatever is still over f1 is a's to take up.
+        balancer.absorbOverloads(rates);
+        assertEquals(2, rates[2]);
+        assertTrue(balancer.load[2] <= 4 * (1 + Certificate.ROUNDING));
+    }
+
+    @Test
+    void onlyGrownClassesThroughAnOverloadedLinkAreBalanced() {
+        AllocationProblem pb = fabric(100);
+        double[] rates = {2, 4, 2};
+        PathSplitBalancer balancer = warmSplit(pb, 7, 2, rates);
+        assertFalse(balancer.balanceGrown(rates), "nothing overloaded");
+        assertArrayEquals(new double[] {7.0 / 3, 14.0 / 3, 2}, rates, 1e-12);
+    }
+
+    @Test
     void anOverloadLargerThanWhatMovedIsLeftToTheFullRepair() {
         // f1's capacity fell below what the kept rates put on it.
         AllocationProblem pb = fabric(1.5);
