@@ -326,18 +326,24 @@ final class LazyLinkSolver {
                 i++;
                 continue;
             }
-            int len = 1;
-            while (i + len < n && sessionFrom[i + len] == j + len) {
-                len++;
-            }
+            int len = runLength(sessionFrom, i);
             boolean whole = sameRun(old, j, pb, i, len);
             for (int t = 0; t < len; t++) {
-                if (whole || samePaths(old, j + t, pb, i + t)) {
+                if (whole || sameRun(old, j + t, pb, i + t, 1)) {
                     identical[i + t] = j + t;
                 }
             }
             i += len;
         }
+    }
+
+    /** The length of the run from i in which map[i + t] = map[i] + t (consecutive in both numberings). */
+    static int runLength(int[] map, int i) {
+        int len = 1;
+        while (i + len < map.length && map[i + len] == map[i] + len) {
+            len++;
+        }
+        return len;
     }
 
     /** Whether sessions j..j+len of a have exactly the paths of sessions i..i+len of b. */
@@ -374,10 +380,7 @@ final class LazyLinkSolver {
                 i++;
                 continue;
             }
-            int len = 1;
-            while (i + len < n && identical[i + len] == j + len) {
-                len++;
-            }
+            int len = runLength(identical, i);
             int start = old.firstPath(j);
             System.arraycopy(from, start, to, pb.firstPath(i), old.endPath(j + len - 1) - start);
             i += len;
@@ -582,34 +585,6 @@ final class LazyLinkSolver {
             }
         }
         return active;
-    }
-
-    private static boolean samePaths(AllocationProblem a, int i, AllocationProblem b, int j) {
-        int count = a.endPath(i) - a.firstPath(i);
-        if (b.endPath(j) - b.firstPath(j) != count) {
-            return false;
-        }
-        int[] aStart = a.pathLinkStartArray();
-        int[] bStart = b.pathLinkStartArray();
-        int from = aStart[a.firstPath(i)];
-        int len = aStart[a.endPath(i)] - from;
-        int bFrom = bStart[b.firstPath(j)];
-        if (bStart[b.endPath(j)] - bFrom != len) {
-            return false;
-        }
-        for (int p = 0; p < count; p++) {
-            if (aStart[a.firstPath(i) + p + 1] - from != bStart[b.firstPath(j) + p + 1] - bFrom) {
-                return false;
-            }
-        }
-        int[] aLinks = a.pathLinksArray();
-        int[] bLinks = b.pathLinksArray();
-        for (int k = 0; k < len; k++) {
-            if (aLinks[from + k] != bLinks[bFrom + k]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static void markLinks(AllocationProblem a, int i, boolean[] marks) {

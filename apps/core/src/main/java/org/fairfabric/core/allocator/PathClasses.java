@@ -93,10 +93,7 @@ final class PathClasses {
             if (j >= 0) {
                 // A run of sessions with the previous problem's paths, consecutive there too: its
                 // classes are copied in bulk, every index shifted by a constant.
-                int len = 1;
-                while (i + len < n && sameAs[i + len] == j + len) {
-                    len++;
-                }
+                int len = LazyLinkSolver.runLength(sameAs, i);
                 int c0 = previous.sessionClassStart[j];
                 int c1 = previous.sessionClassStart[j + len];
                 int l0 = previous.classLinkStart[c0];
