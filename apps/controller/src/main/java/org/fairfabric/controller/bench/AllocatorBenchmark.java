@@ -11,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import java.util.regex.Matcher;
@@ -124,6 +126,7 @@ public final class AllocatorBenchmark {
                 warm.ms, warm.allocation.iterations(), coldAfter.ms, coldAfter.allocation.iterations(), PAIRS,
                 100 * warm.ms / coldAfter.ms, 100 * cpuRatio, warm.allocation.relativeGap(),
                 AllocationChecks.maxRelativeOverload(warm.allocation));
+        printDepartureSize(pb, after);
         if (!inst.oracle()) {
             System.out.println("  cvxpy/Clarabel: skipped at this size (would take far beyond the time cap)");
             return;
@@ -160,6 +163,41 @@ public final class AllocatorBenchmark {
             Files.deleteIfExists(problemFile);
         }
     }
+
+    /**
+     * How large the change is that the warm re-solve starts from: the other sessions' previous
+     * rates (still feasible after a departure) against the new optimum, both solved to
+     * {@link #REFERENCE_TOLERANCE} — the utility Σ w log x they fall short by, relative to Σ w (in
+     * the units of the tolerance), and how many sessions' rates move.
+     */
+    private static void printDepartureSize(AllocationProblem pb, AllocationProblem after) throws Exception {
+        Allocation before = new ExactAllocator(REFERENCE_TOLERANCE, 400).solve(pb);
+        Allocation now = new ExactAllocator(REFERENCE_TOLERANCE, 400).solve(after);
+        Map<String, Integer> previous = new HashMap<>();
+        for (int i = 0; i < pb.sessionCount(); i++) {
+            previous.put(pb.sessionId(i), i);
+        }
+        double shortfall = 0;
+        double sumWeights = 0;
+        int over1e4 = 0;
+        int over1e3 = 0;
+        for (int i = 0; i < after.sessionCount(); i++) {
+            double old = before.sessionRate(previous.get(after.sessionId(i)));
+            double w = after.weight(i);
+            shortfall += w * Math.log(now.sessionRate(i) / old);
+            sumWeights += w;
+            double moved = Math.abs(now.sessionRate(i) / old - 1);
+            over1e4 += moved > 1e-4 ? 1 : 0;
+            over1e3 += moved > 1e-3 ? 1 : 0;
+        }
+        System.out.printf(Locale.ROOT, "  departure size: the other sessions' previous rates fall %.1e short of the new "
+                + "optimum (relative utility; both solved to %.0e, gaps %.0e and %.0e); %d of %d sessions' rates move "
+                + "by more than 1e-4, %d by more than 1e-3%n", shortfall / sumWeights, REFERENCE_TOLERANCE,
+                before.relativeGap(), now.relativeGap(), over1e4, after.sessionCount(), over1e3);
+    }
+
+    /** Tolerance of the reference solves that measure a departure's size. */
+    private static final double REFERENCE_TOLERANCE = 1e-7;
 
     private static double maxRateDifference(Allocation a, String oracleOutput) throws IOException {
         JsonNode sessions = ProblemJson.MAPPER.readTree(oracleOutput).get("sessions");
