@@ -126,13 +126,19 @@ final class LazyLinkSolver {
             if (converged) {
                 return last;
             }
+            // A warm round that missed solves the same relaxation again as a cold round would (kept
+            // rates, the incremental split or the wider target may be why), unless its relaxation
+            // already had several classes per session and the split could not fit the inactive
+            // links: re-solving cannot fit them either, so they become active as in a cold round.
+            // (A single-class relaxation keeps its active set: more links would end its dual
+            // coordinate descent.)
+            boolean sameRelaxation = warmShortcuts && (classes.singleClass || !balancer.overloadsInactive());
             if (warmShortcuts) {
-                // Kept rates, the incremental split or the wider relaxation target missed the
-                // tolerance: solve the same relaxation again as a cold solve would, from these prices.
                 warmShortcuts = false;
                 unchanged = null;
                 relaxationTarget = RELAXATION_SHARE * tolerance;
-            } else {
+            }
+            if (!sameRelaxation) {
                 int added = 0;
                 for (int e = 0; e < pb.linkCount(); e++) {
                     if (!active[e] && balancer.load[e] > pb.capacity(e)) {

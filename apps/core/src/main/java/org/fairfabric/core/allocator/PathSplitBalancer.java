@@ -240,6 +240,16 @@ final class PathSplitBalancer {
         return worst;
     }
 
+    /** Whether some inactive link is loaded above its capacity. */
+    boolean overloadsInactive() {
+        for (int e = 0; e < load.length; e++) {
+            if (classes.reducedLink[e] < 0 && load[e] > cap[e]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** One Gauss–Seidel sweep over the classes with more than one member. */
     void sweep(double[] r) {
         int[] cms = classes.classMemberStart;

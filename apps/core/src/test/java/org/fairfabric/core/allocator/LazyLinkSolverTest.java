@@ -92,6 +92,30 @@ class LazyLinkSolverTest {
         }
     }
 
+    /**
+     * k=8, seed 2: the cold solve certifies its first relaxation (several classes per session)
+     * with fabric links overloaded within the tolerance; after a departure they no longer fit.
+     * The warm solve then activates them as a cold round does, rather than solving the same
+     * relaxation again first (which took it one round more than a cold solve).
+     */
+    @Test
+    void warmRoundWhoseSplitCannotFitActivatesTheOverloadedLinks() throws Exception {
+        AllocationProblem pb = new FatTreeGenerator(8, 1_000, 4, 2).generate();
+        Allocation previous = new LazyLinkSolver(pb, 1e-4, 200).solve(null);
+        AllocationProblem after = pb.withoutSession(0);
+        LazyLinkSolver warmSolver = new LazyLinkSolver(after, 1e-4, 200);
+        Allocation warm = warmSolver.solve(previous.warmStart());
+        LazyLinkSolver coldSolver = new LazyLinkSolver(after, 1e-4, 200);
+        Allocation cold = coldSolver.solve(null);
+        assertTrue(warm.converged() && cold.converged(), "gaps " + warm.relativeGap() + ", " + cold.relativeGap());
+        assertTrue(warmSolver.rounds() < coldSolver.rounds(),
+                "warm " + warmSolver.rounds() + " rounds vs cold " + coldSolver.rounds());
+        for (int i = 0; i < after.sessionCount(); i++) {
+            assertEquals(cold.sessionRate(i), warm.sessionRate(i), 2e-2 * cold.sessionRate(i), after.sessionId(i));
+        }
+        assertTrue(AllocationChecks.maxRelativeOverload(warm) <= 1e-9);
+    }
+
     @Test
     void warmSolveAfterAnArrivalAndAReroute() throws Exception {
         AllocationProblem base = new FatTreeGenerator(4, 20, 4, 5).generate();
