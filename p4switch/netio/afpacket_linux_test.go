@@ -9,7 +9,6 @@ import (
 	"time"
 )
 
-// vethPair creates a veth pair for the test and removes it afterwards.
 // openPorts opens AF_PACKET ports on both ends of a veth pair, closed when the test ends.
 func openPorts(t *testing.T, a, b string) (*AFPacket, *AFPacket) {
 	t.Helper()
@@ -25,6 +24,7 @@ func openPorts(t *testing.T, a, b string) (*AFPacket, *AFPacket) {
 	return ports[0], ports[1]
 }
 
+// vethPair creates a veth pair for the test and removes it afterwards.
 func vethPair(t *testing.T) (string, string) {
 	t.Helper()
 	if os.Geteuid() != 0 {

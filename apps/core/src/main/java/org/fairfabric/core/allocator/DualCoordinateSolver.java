@@ -43,7 +43,7 @@ final class DualCoordinateSolver {
     final double[] x;
     /** The best rate at each session's price (what the dual function is evaluated with). */
     private final double[] bestRate;
-    /** Whether session i's rate is its kept rate; per link, the load of the other sessions. */
+    /** Whether session i's rate is its kept rate; per link, the load of the sessions whose rate moved. */
     private final boolean[] kept;
     private final double[] moved;
     /** Per link, the repair factor of sessions whose rate moved, and of those whose rate was kept. */
