@@ -119,7 +119,7 @@ func TestHeaderRoundTrip(t *testing.T) {
 	if q.PathID != p.PathID || q.Session != p.Session || q.Start != p.Start || !bytes.Equal(q.Coeffs, p.Coeffs) || !bytes.Equal(q.Payload, p.Payload) {
 		t.Fatalf("parsed %+v, want %+v", q, p)
 	}
-	a := Ack{PathID: 2, Session: 7, Seen: 10, Decoded: 8}
+	a := Ack{PathID: 2, Session: 7, Seen: 10, Decoded: 8, Missing: 3}
 	ab := a.AppendTo(nil)
 	if got, err := ParseAck(ab); err != nil || got != a {
 		t.Fatalf("ack round trip: %+v %v", got, err)
@@ -156,6 +156,9 @@ func TestHeaderRejectsMalformed(t *testing.T) {
 	bad := (&Ack{Seen: 4, Decoded: 5}).AppendTo(nil)
 	if _, err := ParseAck(bad); err == nil {
 		t.Error("ack with seen < decoded accepted")
+	}
+	if _, err := ParseAck(append(ack[:18:18], 0, 1)); err == nil {
+		t.Error("ack with reserved bytes set accepted")
 	}
 	if _, err := ParseAck(ack[:15]); err == nil {
 		t.Error("short ack accepted")
@@ -313,7 +316,7 @@ func TestDependentPacketsDoNotCorruptState(t *testing.T) {
 	if !add(a) || !add(b) {
 		t.Fatal("first two rows not innovative")
 	}
-	if d.Seen() != 2 || d.Decoded() != 0 || d.Rank() != 2 {
+	if d.Seen() != 2 || d.Decoded() != 0 || d.Rank() != 2 || d.Missing() != 2 {
 		t.Fatalf("after 2 rows: seen %d decoded %d rank %d", d.Seen(), d.Decoded(), d.Rank())
 	}
 	sum := make([]byte, 4)
@@ -491,7 +494,7 @@ func TestSequenceNumbersWrap(t *testing.T) {
 	const first = uint32(1<<32 - 5)
 	start := first
 	end := start + 12 // wraps to 7
-	e.base, d.base = first, first
+	e.base, d.base, d.high = first, first, first
 	var orig [][]byte
 	for i := 0; i < 12; i++ {
 		b := make([]byte, sym)

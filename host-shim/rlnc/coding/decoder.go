@@ -30,6 +30,7 @@ type Decoder struct {
 	pool       []*row
 	history    [][]byte // delivered symbols, by sequence number & mask
 	histValid  uint32   // how many delivered symbols history holds (≤ capacity)
+	high       uint32   // one past the highest column any accepted packet referenced
 	scratch    *row
 	stats      DecoderStats
 }
@@ -82,6 +83,13 @@ func (d *Decoder) Seen() uint32 {
 		s++
 	}
 	return s
+}
+
+// Missing is how many more independent packets the decoder needs to decode every
+// packet it has heard of: the unknown columns up to the highest one any packet
+// referenced, less the rank.
+func (d *Decoder) Missing() int {
+	return int(d.high-d.base) - d.Rank()
 }
 
 // Rank is the number of received, independent, undelivered combinations.
@@ -142,6 +150,9 @@ func (d *Decoder) Add(p *Packet, deliver func(seq uint32, sym []byte)) (bool, er
 		if off >= 0 && int32(seq+1-d.base) > int32(hi-d.base) {
 			hi = seq + 1
 		}
+	}
+	if int32(hi-d.high) > 0 {
+		d.high = hi
 	}
 	r := d.scratch
 	clear(r.coef)
@@ -250,6 +261,9 @@ func (d *Decoder) deliver(fn func(uint32, []byte)) {
 		r.payload = old
 		d.pool = append(d.pool, r)
 		d.base++
+		if int32(d.high-d.base) < 0 {
+			d.high = d.base
+		}
 		if d.histValid < d.capacity {
 			d.histValid++
 		}

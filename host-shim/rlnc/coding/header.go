@@ -34,7 +34,7 @@ const (
 	TypeCoded     = 1
 	TypeAck       = 2
 	HeaderLen     = 16
-	AckLen        = 16
+	AckLen        = 20
 	MaxWindow     = 16
 	MaxSymbolSize = 8192
 )
@@ -61,6 +61,7 @@ type Ack struct {
 	Session uint32
 	Seen    uint32
 	Decoded uint32
+	Missing uint16
 }
 
 // Len is the packet's length on the wire.
@@ -143,6 +144,7 @@ func (a *Ack) AppendTo(b []byte) []byte {
 	binary.BigEndian.PutUint32(h[4:], a.Session)
 	binary.BigEndian.PutUint32(h[8:], a.Seen)
 	binary.BigEndian.PutUint32(h[12:], a.Decoded)
+	binary.BigEndian.PutUint16(h[16:], a.Missing)
 	return append(b, h[:]...)
 }
 
@@ -163,6 +165,10 @@ func ParseAck(b []byte) (Ack, error) {
 	a.Session = binary.BigEndian.Uint32(b[4:])
 	a.Seen = binary.BigEndian.Uint32(b[8:])
 	a.Decoded = binary.BigEndian.Uint32(b[12:])
+	a.Missing = binary.BigEndian.Uint16(b[16:])
+	if b[18] != 0 || b[19] != 0 {
+		return a, fmt.Errorf("rlnc: acknowledgement reserved bytes must be 0 in version %d", Version)
+	}
 	if int32(a.Seen-a.Decoded) < 0 {
 		return a, fmt.Errorf("rlnc: acknowledgement with seen %d before decoded %d", a.Seen, a.Decoded)
 	}
