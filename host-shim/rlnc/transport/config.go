@@ -14,7 +14,7 @@ type Config struct {
 	Window     int           // coding window: newest packets a coded packet combines (default 8, ≤ 16)
 	Capacity   int           // receiver's decoder capacity and the sender's flow-control window, packets (default 256)
 	MinRTO     time.Duration // floor of the repair timeout (default 10 ms)
-	Burst      time.Duration // pacing burst per path (default 1 ms)
+	Burst      time.Duration // pacing burst per path (default 2 ms, as the shim's HTB classes)
 	Seed       uint64        // coefficient generator seed; 0 = from the clock
 }
 
@@ -32,7 +32,7 @@ func (c *Config) fill() error {
 		c.MinRTO = 10 * time.Millisecond
 	}
 	if c.Burst == 0 {
-		c.Burst = time.Millisecond
+		c.Burst = 2 * time.Millisecond
 	}
 	if c.SymbolSize < 3 || c.SymbolSize > coding.MaxSymbolSize {
 		return fmt.Errorf("rlnc: symbol size %d out of range 3..%d", c.SymbolSize, coding.MaxSymbolSize)
