@@ -8,6 +8,7 @@
 #include "include/size.p4"
 #include "include/header.p4"
 #include "include/parser.p4"
+#include "include/port_bitmap.p4"
 #include "include/control/clock.p4"
 #include "include/control/packetio.p4"
 #include "include/control/port_kind.p4"
@@ -131,7 +132,7 @@ control FabricIngress(inout headers_t hdr,
                             // Data pinned to a failed uplink fails over to the
                             // routing groups; probes are bounced below.
                             if (meta.routed && !hdr.probe.isValid()
-                                    && ((meta.failed_ports >> ((bit<16>) standard_metadata.egress_spec)) & 1) == 1) {
+                                    && port_failed(meta.failed_ports, standard_metadata.egress_spec)) {
                                 meta.routed = false;
                                 mark_to_drop(standard_metadata);
                             }
@@ -140,7 +141,7 @@ control FabricIngress(inout headers_t hdr,
                             upward_routing.apply(hdr, meta, standard_metadata);
                         }
                         if (meta.routed && hdr.probe.isValid()
-                                && ((meta.failed_ports >> ((bit<16>) standard_metadata.egress_spec)) & 1) == 1) {
+                                && port_failed(meta.failed_ports, standard_metadata.egress_spec)) {
                             probe_bounce.apply(hdr, meta, standard_metadata);
                         }
                     }
