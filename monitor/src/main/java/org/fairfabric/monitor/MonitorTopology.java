@@ -1,6 +1,6 @@
 package org.fairfabric.monitor;
 
-import java.util.function.Supplier;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -8,13 +8,13 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.fairfabric.monitor.catalog.Catalog;
 import org.fairfabric.monitor.catalog.CatalogLoader;
 import org.fairfabric.monitor.input.DataplaneEventReader;
+import org.fairfabric.monitor.input.InputDispatcher;
 import org.fairfabric.monitor.input.PathBytesReader;
 import org.fairfabric.monitor.input.PortStatsReader;
 import org.fairfabric.monitor.input.SessionReportReader;
@@ -27,8 +27,8 @@ import org.fairfabric.monitor.view.SessionTracker;
 import org.fairfabric.monitor.view.TenantAggregator;
 
 /**
- * The monitor's Kafka Streams topology (docs/monitor.md, "Topology"): one reader per input topic
- * checks, orders and translates records into signals on three internal topics keyed by session
+ * The monitor's Kafka Streams topology (docs/monitor.md, "Topology"): one reader per input topic,
+ * all in one task per partition number ({@link InputDispatcher}), checks, orders and translates records into signals on three internal topics keyed by session
  * pair, link and tenant; one stage per internal topic keeps the view in changelogged stores and
  * writes ff.mon.*. The catalog is a global store on every instance.
  */
@@ -44,16 +44,19 @@ public final class MonitorTopology {
                         .withLoggingDisabled(),
                 topics.catalog, Consumed.with(STRING, STRING), CatalogLoader::new);
 
-        read(b, topics, topics.shimSessions, SessionReportReader.STORE, () -> new SessionReportReader(topics.shimSessions, settings));
-        read(b, topics, topics.shimPathBytes, PathBytesReader.STORE, () -> new PathBytesReader(topics.shimPathBytes, settings));
-        b.addStateStore(store(PortStatsReader.COUNTERS_STORE));
-        read(b, topics, topics.portStats, PortStatsReader.STORE, () -> new PortStatsReader(topics.portStats, settings),
-                PortStatsReader.COUNTERS_STORE);
-        read(b, topics, topics.shimStats, ShimStatsReader.STORE, () -> new ShimStatsReader(topics.shimStats, settings));
-        read(b, topics, topics.dataplaneEvents, DataplaneEventReader.STORE,
-                () -> new DataplaneEventReader(topics.dataplaneEvents, settings));
-        read(b, topics, topics.controllerTopology, TopologyEventReader.STORE,
-                () -> new TopologyEventReader(topics.controllerTopology, settings));
+        String[] readerStores = {SessionReportReader.STORE, PathBytesReader.STORE, PortStatsReader.STORE,
+            PortStatsReader.COUNTERS_STORE, ShimStatsReader.STORE, DataplaneEventReader.STORE, TopologyEventReader.STORE};
+        for (String s : readerStores) {
+            b.addStateStore(store(s));
+        }
+        route(b.stream(topics.inputs(), Consumed.with(STRING, STRING)).process(() -> new InputDispatcher(Map.of(
+                topics.shimSessions, new SessionReportReader(topics.shimSessions, settings),
+                topics.shimPathBytes, new PathBytesReader(topics.shimPathBytes, settings),
+                topics.portStats, new PortStatsReader(topics.portStats, settings),
+                topics.shimStats, new ShimStatsReader(topics.shimStats, settings),
+                topics.dataplaneEvents, new DataplaneEventReader(topics.dataplaneEvents, settings),
+                topics.controllerTopology, new TopologyEventReader(topics.controllerTopology, settings))),
+                readerStores), topics);
 
         b.addStateStore(store(SessionTracker.STORE));
         route(b.stream(topics.pairSignals, Consumed.with(STRING, STRING))
@@ -76,15 +79,6 @@ public final class MonitorTopology {
     /** A persistent store; Kafka Streams backs it with a changelog topic (logging is on by default). */
     private static StoreBuilder<KeyValueStore<String, String>> store(String name) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), STRING, STRING);
-    }
-
-    private static void read(StreamsBuilder b, Topics topics, String topic, String orderStore,
-                             Supplier<Processor<String, String, String, Out>> reader, String... moreStores) {
-        b.addStateStore(store(orderStore));
-        String[] stores = new String[moreStores.length + 1];
-        stores[0] = orderStore;
-        System.arraycopy(moreStores, 0, stores, 1, moreStores.length);
-        route(b.stream(topic, Consumed.with(STRING, STRING)).process(reader::get, stores), topics);
     }
 
     private static void route(KStream<String, Out> out, Topics topics) {
