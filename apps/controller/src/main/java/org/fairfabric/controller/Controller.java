@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.fairfabric.api.dto.DeviceDto;
 import org.fairfabric.api.dto.EventTypes;
 import org.fairfabric.api.dto.LinkDto;
@@ -36,6 +35,7 @@ import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
 import org.fairfabric.controller.rest.BearerAuth;
 import org.fairfabric.controller.rest.HttpApi;
+import org.fairfabric.controller.rest.HttpServer;
 import org.fairfabric.controller.rest.OpenApiDocument;
 
 /** The embedded controller: journal-backed provisioning, the live network view, Kafka events and the REST API. */
@@ -152,14 +152,9 @@ public final class Controller implements AutoCloseable {
                 programmer.sync();
                 prober.start(s.echoIntervalMs);
             }
-            server = new Server();
-            ServerConnector connector = new ServerConnector(server);
-            connector.setHost(s.httpHost);
-            connector.setPort(s.httpPort);
-            server.addConnector(connector);
-            server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
+            server = HttpServer.create(s.httpHost, s.httpPort, new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth), null);
             server.start();
-            String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
+            String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
             return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
         } catch (Exception e) {
             stopQuietly(server);
