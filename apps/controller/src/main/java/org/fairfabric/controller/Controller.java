@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.fairfabric.api.dto.DeviceDto;
 import org.fairfabric.api.dto.EventTypes;
 import org.fairfabric.api.dto.LinkDto;
@@ -20,6 +19,11 @@ import org.fairfabric.controller.alloc.AllocationComponent;
 import org.fairfabric.controller.component.ControlBus;
 import org.fairfabric.controller.component.ControlEvent;
 import org.fairfabric.controller.component.ProvisioningEvents;
+import org.fairfabric.controller.emulation.EmulatedLinks;
+import org.fairfabric.controller.emulation.EmulationRoutes;
+import org.fairfabric.controller.gui.EventStream;
+import org.fairfabric.controller.gui.FrontDoor;
+import org.fairfabric.controller.gui.StaticFiles;
 import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.routing.RoutingGroupsComponent;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
@@ -32,6 +36,7 @@ import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
 import org.fairfabric.controller.rest.BearerAuth;
 import org.fairfabric.controller.rest.HttpApi;
+import org.fairfabric.controller.rest.HttpServer;
 import org.fairfabric.controller.rest.OpenApiDocument;
 
 /** The embedded controller: journal-backed provisioning, the live network view, Kafka events and the REST API. */
@@ -120,14 +125,12 @@ public final class Controller implements AutoCloseable {
             }
             devs.sync();
             bus.sync();
-            server = new Server();
-            ServerConnector connector = new ServerConnector(server);
-            connector.setHost(s.httpHost);
-            connector.setPort(s.httpPort);
-            server.addConnector(connector);
-            server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), new BearerAuth(s.apiToken)));
+            List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));
+            routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
+            server = HttpServer.create(s.httpHost, s.httpPort, new FrontDoor(new HttpApi(routes, new BearerAuth(s.apiToken)),
+                    new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), null);
             server.start();
-            String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
+            String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
             return new Controller(store, fabric, network, kafka, devices, bus, components.allocation, components.routingGroups,
                     server, url);
         } catch (Exception e) {
@@ -194,7 +197,7 @@ public final class Controller implements AutoCloseable {
     }
 
     public List<org.fairfabric.controller.rest.Route> routes() {
-        return ((HttpApi) http.getHandler()).routes();
+        return ((FrontDoor) http.getHandler()).routes();
     }
 
     private static void stopQuietly(Server server) {

@@ -176,7 +176,7 @@ public final class RoutingGroupsComponent extends Component {
         for (String d : deviceIds) {
             for (Map.Entry<Metric, List<SortedSet<Integer>>> m : groups.membership(d).entrySet()) {
                 for (int level = 0; level < m.getValue().size(); level++) {
-                    all.add(new RoutingGroupDto(d, m.getKey().name(), level, new ArrayList<>(m.getValue().get(level))));
+                    all.add(new RoutingGroupDto(d, m.getKey().wireName(), level, new ArrayList<>(m.getValue().get(level))));
                 }
             }
         }
