@@ -5,7 +5,7 @@ case "${1:-}" in
     -h|--help)
         echo "usage: ./fairfabric test [java] [go] [java-mininet] [python]"
         echo "  java          the Maven reactor (JUnit 5) up to 'verify', and the ONOS .oar check"
-        echo "  go            go test ./... (p4switch, host shim, pipeline STF suites)"
+        echo "  go            go test ./... (p4switch, host shim, pipeline STF suites), then -race on the concurrent packages"
         echo "  java-mininet  the controller's Mininet-backed JUnit tests (@Tag mininet; root, bin/, Kafka)"
         echo "  python        pytest mininet/tests tools/tests (Mininet-backed tests; root)"
         echo "Runs setup first when needed and starts the project's Kafka broker."
@@ -71,6 +71,10 @@ for s in "${suites[@]}"; do
         go)
             run_suite go "$FF_RUN/logs/test-go.log" go test -count=1 ./...
             { grep -E '^(ok|FAIL|---)' "$FF_RUN/logs/test-go.log" || true; } | sed 's/^/    /' | head -n 60
+            # The packages whose goroutines share state, again under the race detector.
+            run_suite go-race "$FF_RUN/logs/test-go-race.log" go test -count=1 -race \
+                ./p4switch/switch/ ./p4switch/tm/ ./p4switch/v1model/ ./p4switch/server/ \
+                ./host-shim/agent/ ./host-shim/telemetry/
             ;;
         java-mininet)
             # After go: the tests run bin/p4switch. Only the tagged tests run (-Dtest keeps the
