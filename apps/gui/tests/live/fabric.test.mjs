@@ -166,11 +166,22 @@ async function provision() {
     assert.equal(r.status, 201, JSON.stringify(r.body));
   }
   const sessions = [];
-  for (const [src, dst] of [["fgh1", "fgh3"], ["fgh2", "fgh7"], ["fgh9", "fgh15"]]) {
+  for (const [src, dst] of [["fgh1", "fgh3"], ["fgh2", "fgh7"]]) {
     const r = await rest("POST", "/sessions", { srcHost: src, dstHost: dst });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     sessions.push(r.body.id);
   }
+  // the third through the GUI's form
+  await page.click("#tenant-editor summary"); // close the tenant form
+  await page.click("#session-editor summary");
+  await page.fill('#session-form input[name="srcHost"]', "fgh9");
+  await page.fill('#session-form input[name="dstHost"]', "fgh15");
+  await page.click("#session-form button");
+  await within(5000, "the session added from the form", async () => (await page.textContent("#action-result")) === "add session fgh9 → fgh15: done");
+  const third = (await (await fetch(info.url + "api/v1/sessions")).json()).find((x) => x.srcHost === "fgh9" && x.dstHost === "fgh15");
+  assert.ok(third, "the form's session is in /sessions");
+  sessions.push(third.id);
+  await page.click("#session-editor summary");
   return sessions;
 }
 
