@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.fairfabric.api.dto.DeviceDto;
 import org.fairfabric.api.dto.EventTypes;
 import org.fairfabric.api.dto.LinkDto;
@@ -41,6 +40,7 @@ import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
 import org.fairfabric.controller.rest.BearerAuth;
 import org.fairfabric.controller.rest.HttpApi;
+import org.fairfabric.controller.rest.HttpServer;
 import org.fairfabric.controller.rest.OpenApiDocument;
 
 /** The embedded controller: journal-backed provisioning, the live network view, Kafka events and the REST API. */
@@ -157,16 +157,12 @@ public final class Controller implements AutoCloseable {
                 programmer.sync();
                 prober.start(s.echoIntervalMs);
             }
-            server = new Server();
-            ServerConnector connector = new ServerConnector(server);
-            connector.setHost(s.httpHost);
-            connector.setPort(s.httpPort);
-            server.addConnector(connector);
             List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));
             routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
-            server.setHandler(new FrontDoor(new HttpApi(routes, auth), new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())));
+            server = HttpServer.create(s.httpHost, s.httpPort,
+                    new FrontDoor(new HttpApi(routes, auth), new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), null);
             server.start();
-            String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
+            String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
             return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
         } catch (Exception e) {
             stopQuietly(server);
