@@ -18,6 +18,11 @@ import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.controller.alloc.AllocationService;
 import org.fairfabric.controller.arp.ArpService;
+import org.fairfabric.controller.emulation.EmulatedLinks;
+import org.fairfabric.controller.emulation.EmulationRoutes;
+import org.fairfabric.controller.gui.EventStream;
+import org.fairfabric.controller.gui.FrontDoor;
+import org.fairfabric.controller.gui.StaticFiles;
 import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
 import org.fairfabric.controller.netcfg.NetworkConfig;
@@ -152,7 +157,10 @@ public final class Controller implements AutoCloseable {
                 programmer.sync();
                 prober.start(s.echoIntervalMs);
             }
-            server = HttpServer.create(s.httpHost, s.httpPort, new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth), null);
+            List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));
+            routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
+            server = HttpServer.create(s.httpHost, s.httpPort,
+                    new FrontDoor(new HttpApi(routes, auth), new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), null);
             server.start();
             String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
             return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
@@ -225,7 +233,7 @@ public final class Controller implements AutoCloseable {
     }
 
     public List<org.fairfabric.controller.rest.Route> routes() {
-        return ((HttpApi) http.getHandler()).routes();
+        return ((FrontDoor) http.getHandler()).routes();
     }
 
     private static void stopQuietly(Server server) {
