@@ -31,6 +31,10 @@ trap cleanup_test EXIT
 
 results=()
 failed=0
+# Test topics an earlier (interrupted) run left behind are not this run's fault: remove them first.
+TEST_TOPICS='\.t[0-9]+-[0-9]+$|^test-[0-9a-f]{8}\.'
+"$FF_ROOT/bin/shimctl" topics -kafka "$FAIRFABRIC_KAFKA" -match "$TEST_TOPICS" -delete >/dev/null ||
+    say test "kafka: could not remove the test topics of earlier runs"
 # run_suite NAME LOG CMD...: run one suite, keep its output in LOG, show the tail on failure.
 run_suite() {
     local name="$1" log="$2" t0 rc
@@ -98,6 +102,19 @@ for s in "${suites[@]}"; do
             ;;
     esac
 done
+
+# Tests delete the Kafka topics they create (suffix .t<pid>-<ms>, KafkaEventPublisherTest's
+# test-<id>. prefix): any left on the broker is a failure, listed, then removed.
+leftover=$("$FF_ROOT/bin/shimctl" topics -kafka "$FAIRFABRIC_KAFKA" -match "$TEST_TOPICS" -delete 2>&1) ||
+    leftover="error: $leftover"
+if [ "$leftover" = '{"deleted":true,"topics":[]}' ]; then
+    say test "kafka: no test topics left behind"
+    results+=("topics ok")
+else
+    say test "kafka: test topics left behind (now deleted): $leftover"
+    results+=("topics LEFT BEHIND")
+    failed=1
+fi
 
 summary=$(printf '%s, ' "${results[@]}"); summary=${summary%, }
 if [ $failed = 0 ]; then
