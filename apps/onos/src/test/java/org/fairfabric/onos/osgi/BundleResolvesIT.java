@@ -55,7 +55,8 @@ class BundleResolvesIT {
 
         // ONOS has protobuf only as its own com_google_protobuf_protobuf_java bundle; the test class
         // path also has protobuf-java (from grpc-protobuf-lite), which ONOS does not install.
-        felix = new OnosLikeFramework(work.resolve("cache"), Set.of(OUR_BSN, "com.google.protobuf"));
+        // osgi.cmpn is a compile-time-only jar that must not resolve.
+        felix = new OnosLikeFramework(work.resolve("cache"), Set.of(OUR_BSN, "com.google.protobuf", "osgi.cmpn"));
         felix.install(adapterFragment());
         Bundle stubs = felix.install(stubBundle());
         felix.bundle(OnosLikeFramework.SCR_BSN).start();
