@@ -122,7 +122,7 @@ def main(argv=None):
         loss = net.pingAll(timeout=2)
         say("all-pairs ping: %.0f%% loss" % loss)
         groups = ctl.get("/routing-groups")
-        ecmp = [g for g in groups if g["level"] == 0 and g["metric"] == "QUEUE_DEPTH"]
+        ecmp = [g for g in groups if g["level"] == 0 and g["metric"] == "queue-depth"]
         say("routing groups: %d switches with uplinks, level 0 (ECMP) of %s holds ports %s" % (
             len(ecmp), ecmp[0]["device"], ecmp[0]["ports"]) if ecmp else "routing groups: none")
         say("where to look:")

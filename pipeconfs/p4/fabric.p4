@@ -8,6 +8,7 @@
 #include "include/size.p4"
 #include "include/header.p4"
 #include "include/parser.p4"
+#include "include/port_bitmap.p4"
 #include "include/control/clock.p4"
 #include "include/control/packetio.p4"
 #include "include/control/port_kind.p4"
@@ -25,6 +26,7 @@
 #include "include/control/augmented_queue.p4"
 #include "include/control/ecn.p4"
 #include "include/control/egress_rewrite.p4"
+#include "include/control/port_counters.p4"
 
 control FabricIngress(inout headers_t hdr,
                       inout local_metadata_t meta,
@@ -46,6 +48,7 @@ control FabricIngress(inout headers_t hdr,
     UpwardRouting() upward_routing;
     ProbeBounce() probe_bounce;
     DownstreamMeter() downstream_meter;
+    IngressPortCounters() port_counters;
 
     apply {
         clock.apply(hdr, meta, standard_metadata);
@@ -65,12 +68,14 @@ control FabricIngress(inout headers_t hdr,
             if (hdr.packet_out.do_forward == 0) {
                 standard_metadata.egress_spec = hdr.packet_out.egress_port;
                 hdr.packet_out.setInvalid();
+                port_counters.apply(meta, standard_metadata);
                 return;
             }
             hdr.packet_out.setInvalid();
         }
         if (hdr.echo.isValid()) {
             downstream_meter.apply(hdr, meta, standard_metadata);
+            port_counters.apply(meta, standard_metadata);
             return;
         }
 
@@ -127,7 +132,7 @@ control FabricIngress(inout headers_t hdr,
                             // Data pinned to a failed uplink fails over to the
                             // routing groups; probes are bounced below.
                             if (meta.routed && !hdr.probe.isValid()
-                                    && ((meta.failed_ports >> ((bit<16>) standard_metadata.egress_spec)) & 1) == 1) {
+                                    && port_failed(meta.failed_ports, standard_metadata.egress_spec)) {
                                 meta.routed = false;
                                 mark_to_drop(standard_metadata);
                             }
@@ -136,7 +141,7 @@ control FabricIngress(inout headers_t hdr,
                             upward_routing.apply(hdr, meta, standard_metadata);
                         }
                         if (meta.routed && hdr.probe.isValid()
-                                && ((meta.failed_ports >> ((bit<16>) standard_metadata.egress_spec)) & 1) == 1) {
+                                && port_failed(meta.failed_ports, standard_metadata.egress_spec)) {
                             probe_bounce.apply(hdr, meta, standard_metadata);
                         }
                     }
@@ -147,6 +152,7 @@ control FabricIngress(inout headers_t hdr,
             }
         }
         downstream_meter.apply(hdr, meta, standard_metadata);
+        port_counters.apply(meta, standard_metadata);
     }
 }
 
@@ -162,14 +168,20 @@ control FabricEgress(inout headers_t hdr,
     EcnMarking() ecn;
     EgressRewrite() rewrite;
     UpstreamMeter() upstream_meter;
+    EgressPortCounters() port_counters;
 
     apply {
         clock.apply(meta, standard_metadata);
         if (standard_metadata.egress_port == CPU_PORT) {
             packet_in.apply(hdr, meta, standard_metadata);
+            if (hdr.packet_in.isValid()) {
+                // not an event recirculated to the ingress
+                port_counters.apply(standard_metadata);
+            }
             return;
         }
         if (standard_metadata.instance_type != PKT_INSTANCE_TYPE_NORMAL) {
+            port_counters.apply(standard_metadata);
             return;
         }
         if (!hdr.echo.isValid()) {
@@ -182,6 +194,7 @@ control FabricEgress(inout headers_t hdr,
                                 (bit<32>) hdr.ipv4.total_len);
                 if (meta.aq_drop) {
                     mark_to_drop(standard_metadata);
+                    port_counters.apply(standard_metadata);
                     return;
                 }
             }
@@ -192,6 +205,7 @@ control FabricEgress(inout headers_t hdr,
             }
         }
         upstream_meter.apply(hdr, meta, standard_metadata);
+        port_counters.apply(standard_metadata);
     }
 }
 

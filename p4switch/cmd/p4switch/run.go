@@ -181,19 +181,22 @@ func runCmd(args []string) int {
 		return p, err
 	}
 	srv := server.New(server.Options{DeviceID: *deviceID, Loader: loader, Switch: s, Log: log})
+	// Committing a pipeline hands it to the switch's pipeline goroutine, so
+	// the switch runs before --p4 is loaded; from here on s.Stop closes the ports.
+	s.Start()
 	if *program != "" {
 		config, err := programBundle(*program)
 		if err == nil {
 			err = srv.LoadAndCommit(config)
 		}
 		if err != nil {
-			closeAll()
+			s.Stop()
 			return fail("--p4 %s: %v", *program, err)
 		}
 	}
 	lis, err := net.Listen("tcp", *grpcAddr)
 	if err != nil {
-		closeAll()
+		s.Stop()
 		return fail("gRPC listen: %v", err)
 	}
 	g := grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.UnaryInterceptor(srv.TimeWrites))
@@ -203,7 +206,7 @@ func runCmd(args []string) int {
 		al, err := net.Listen("tcp", *adminAddr)
 		if err != nil {
 			lis.Close()
-			closeAll()
+			s.Stop()
 			return fail("admin listen: %v", err)
 		}
 		admin = &http.Server{Handler: tm.AdminHandler(s.TM()), ReadHeaderTimeout: 5 * time.Second}
@@ -212,6 +215,8 @@ func runCmd(args []string) int {
 	if *pprofAddr != "" {
 		pl, err := net.Listen("tcp", *pprofAddr)
 		if err != nil {
+			lis.Close()
+			s.Stop()
 			return fail("--pprof-addr: %v", err)
 		}
 		mux := http.NewServeMux()
@@ -220,7 +225,6 @@ func runCmd(args []string) int {
 		go (&http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}).Serve(pl)
 		log.Info("pprof listening", "addr", pl.Addr().String())
 	}
-	s.Start()
 	go g.Serve(lis)
 	if *addrFile != "" {
 		if err := os.WriteFile(*addrFile, []byte(lis.Addr().String()), 0o644); err != nil {

@@ -4,19 +4,19 @@
 // (key: the egress AQ id). Configuration is action data of aq_table, state is
 // in registers indexed by the entry's slot, and the whole read-update-decide-
 // write sequence is one action:
-//   gap = max(0, gap - Δt * rate) + size        (Algorithm 1)
-//   gap > limit: gap -= size, drop              (Algorithm 2, strict >)
+//   gap = max(0, gap - Δt * rate) + packet_size   (Algorithm 1)
+//   gap > limit: gap -= packet_size, drop         (Algorithm 2, strict >)
 //   else ECN type and gap > ecn_threshold: mark CE
 //   else DELAY type: vdelay += gap / rate
 // rate_fp is bytes/µs * 2^16, inv_rate_fp is (1000 / bytes-per-µs) * 2^16, so
-// the virtual delay is in ns without a division. size is the IPv4 total length.
+// the virtual delay is in ns without a division. packet_size is the IPv4 total length.
 #ifndef __FAIRFABRIC_AUGMENTED_QUEUE__
 #define __FAIRFABRIC_AUGMENTED_QUEUE__
 
 control AugmentedQueue(inout local_metadata_t meta,
                        in aq_id_t aq_id,
                        in timestamp_t now,
-                       in bit<32> size) {
+                       in bit<32> packet_size) {
     register<bit<32>>(AQ_STATE_SIZE) aq_gap;
     register<timestamp_t>(AQ_STATE_SIZE) aq_last_time;
     counter(AQ_STATE_SIZE, CounterType.packets_and_bytes) aq_admitted;
@@ -40,11 +40,11 @@ control AugmentedQueue(inout local_metadata_t meta,
         if ((bit<64>) gap > drain) {
             new_gap = (bit<64>) gap - drain;
         }
-        new_gap = new_gap + (bit<64>) size;
+        new_gap = new_gap + (bit<64>) packet_size;
         meta.aq_drop = false;
         meta.aq_mark = false;
         if (new_gap > (bit<64>) limit) {
-            new_gap = new_gap - (bit<64>) size;
+            new_gap = new_gap - (bit<64>) packet_size;
             meta.aq_drop = true;
         } else if (cc_type == AQ_CC_ECN) {
             meta.aq_mark = new_gap > (bit<64>) ecn_threshold;

@@ -561,6 +561,32 @@ else is permitted.""")
     t.write()
 
 
+def port_counters():
+    t = Stf("port_counters", """
+Per-port counters (contract C1): every received frame counts on its ingress
+port, a frame the ingress drops also in port_drop_counter, a frame that leaves
+on its egress port.""")
+    leaf_setup(t)
+    t.add(I + "acl.acl", "hdr.ipv4.dst_addr:0x0a000102 hdr.ipv4.protocol:0x11 meta.l4_dst_port:0x1f90", I + "acl.acl_drop", "", priority=10)
+    t.comment("denied by the ACL: received and dropped on port 1")
+    t.packet(1, from_host(), udp_packet(H1, H2, dport=8080))
+    t.comment("two permitted frames: received on port 1, sent on port 2")
+    for ident in (1, 2):
+        t.packet(1, from_host(), udp_packet(H1, H2, dport=2000, ident=ident))
+        t.expect(2, to_h2(), udp_packet(H1, H2, dport=2000, ttl=63, ident=ident))
+    t.comment("h2 -> h1: received on port 2, sent on port 1")
+    t.packet(2, ethernet(ROUTER, H2_MAC, ETH_IPV4), udp_packet(H2, H1))
+    t.expect(1, ethernet(H1_MAC, ROUTER, ETH_IPV4), udp_packet(H2, H1, ttl=63))
+    t.comment("no router MAC: received on port 2 and dropped")
+    t.packet(2, ethernet("00:00:00:00:99:99", H2_MAC, ETH_IPV4), udp_packet(H2, H1))
+    for name, port, value in (("port_rx_counter", 1, 3), ("port_rx_counter", 2, 2), ("port_rx_counter", 3, 0),
+                              ("port_drop_counter", 1, 1), ("port_drop_counter", 2, 1),
+                              ("port_tx_counter", 2, 2), ("port_tx_counter", 1, 1), ("port_tx_counter", 3, 0)):
+        t.raw("check_counter {}({}) {}".format(name, port, value))
+    t.raw("check_counter port_tx_counter(2) bytes > 0")
+    t.write()
+
+
 def ecn_marking():
     t = Stf("ecn", """
 Physical-queue ECN marking at egress: K = 20 packets on port 2; ECT packets are
@@ -615,6 +641,6 @@ the pinned-path tag pass through; T^Source becomes the spine's ingress time.""")
 
 if __name__ == "__main__":
     for make in (forwarding, pinned_paths, queue_events, delay_events, aq_vectors, aq_boundaries,
-                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault, ecn_marking, spine):
+                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine):
         make()
     print("wrote", len(os.listdir(OUT)), "files in", OUT)

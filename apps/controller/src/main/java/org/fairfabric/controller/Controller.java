@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.fairfabric.api.dto.DeviceDto;
 import org.fairfabric.api.dto.EventTypes;
 import org.fairfabric.api.dto.LinkDto;
@@ -19,6 +18,11 @@ import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.controller.alloc.AllocationService;
 import org.fairfabric.controller.arp.ArpService;
+import org.fairfabric.controller.emulation.EmulatedLinks;
+import org.fairfabric.controller.emulation.EmulationRoutes;
+import org.fairfabric.controller.gui.EventStream;
+import org.fairfabric.controller.gui.FrontDoor;
+import org.fairfabric.controller.gui.StaticFiles;
 import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
 import org.fairfabric.controller.netcfg.NetworkConfig;
@@ -36,6 +40,7 @@ import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
 import org.fairfabric.controller.rest.BearerAuth;
 import org.fairfabric.controller.rest.HttpApi;
+import org.fairfabric.controller.rest.HttpServer;
 import org.fairfabric.controller.rest.OpenApiDocument;
 
 /** The embedded controller: journal-backed provisioning, the live network view, Kafka events and the REST API. */
@@ -152,14 +157,12 @@ public final class Controller implements AutoCloseable {
                 programmer.sync();
                 prober.start(s.echoIntervalMs);
             }
-            server = new Server();
-            ServerConnector connector = new ServerConnector(server);
-            connector.setHost(s.httpHost);
-            connector.setPort(s.httpPort);
-            server.addConnector(connector);
-            server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
+            List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));
+            routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
+            server = HttpServer.create(s.httpHost, s.httpPort,
+                    new FrontDoor(new HttpApi(routes, auth), new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), null);
             server.start();
-            String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
+            String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
             return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
         } catch (Exception e) {
             stopQuietly(server);
@@ -230,7 +233,7 @@ public final class Controller implements AutoCloseable {
     }
 
     public List<org.fairfabric.controller.rest.Route> routes() {
-        return ((HttpApi) http.getHandler()).routes();
+        return ((FrontDoor) http.getHandler()).routes();
     }
 
     private static void stopQuietly(Server server) {

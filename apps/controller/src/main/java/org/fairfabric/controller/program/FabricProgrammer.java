@@ -404,7 +404,7 @@ public final class FabricProgrammer implements DataPlaneProgrammer, AutoCloseabl
         for (String d : devices) {
             for (Map.Entry<Metric, List<SortedSet<Integer>>> m : groups.membership(d).entrySet()) {
                 for (int level = 0; level < m.getValue().size(); level++) {
-                    all.add(new RoutingGroupDto(d, m.getKey().name(), level, new ArrayList<>(m.getValue().get(level))));
+                    all.add(new RoutingGroupDto(d, m.getKey().wireName(), level, new ArrayList<>(m.getValue().get(level))));
                 }
             }
         }
