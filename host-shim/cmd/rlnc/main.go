@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -15,6 +16,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -43,7 +45,7 @@ func main() {
 
 func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
-  rlnc send -host H -rates FILE -session ID -dev DEV -src IP:PORT [-dst-port 7000] [flags]   stdin -> coded packets
+  rlnc send -host H (-rates FILE | -kafka BROKERS) -session ID -dev DEV -src IP:PORT [flags]  stdin -> coded packets
   rlnc recv -listen IP:PORT -session ID [flags]                                              decoded stream -> stdout
 run "rlnc send -h" or "rlnc recv -h" for every flag`)
 	os.Exit(2)
@@ -110,27 +112,50 @@ func send(args []string) error {
 	fs := flag.NewFlagSet("send", flag.ContinueOnError)
 	c := commonFlags(fs)
 	host := fs.String("host", "", "this host's name in the rates table (required)")
-	rates := fs.String("rates", "", "file with the host's rates table, one ff.ctl.rates.v1 record value (required); SIGHUP reloads it")
+	rates := fs.String("rates", "", "file with the host's rates table, one ff.ctl.rates.v1 record value; SIGHUP reloads it")
+	kafka := fs.String("kafka", "", "brokers (host:port,...): follow ff.ctl.rates.v1 instead of -rates")
+	ratesWait := fs.Duration("rates-wait", 10*time.Second, "with -kafka: how long to wait for the first table holding the session")
 	dev := fs.String("dev", "", "host interface the tagged frames leave by (required unless -untagged)")
 	src := fs.String("src", "", "source IP:PORT; acknowledgements come back to it (required)")
 	dstPort := fs.Uint("dst-port", 7000, "receiver's UDP port (the address is the session's dst)")
 	dstMAC := fs.String("dst-mac", "", "next hop's MAC address (default: from the neighbour table)")
 	untagged := fs.Bool("untagged", false, "send through an ordinary UDP socket, not pinned (the path id stays in the RLNC header)")
 	window := fs.Int("window", 8, "coding window in packets (1..16)")
+	nsPath := fs.String("netns", "", "network namespace (e.g. /proc/PID/ns/net or /run/netns/NAME) of -dev and -src; Kafka stays in this one")
 	closeWait := fs.Duration("close-timeout", 30*time.Second, "how long to wait at the end for the receiver to decode everything")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *host == "" || *rates == "" || *src == "" || (*dev == "" && !*untagged) {
-		return errors.New("-host, -rates, -src and -dev (or -untagged) are required")
+	if *host == "" || *src == "" || (*dev == "" && !*untagged) {
+		return errors.New("-host, -src and -dev (or -untagged) are required")
+	}
+	if (*rates == "") == (*kafka == "") {
+		return errors.New("give exactly one of -rates FILE and -kafka BROKERS")
 	}
 	cfg, err := c.config()
 	if err != nil {
 		return err
 	}
 	cfg.Window = *window
-	sess, err := loadSession(*rates, *host, *c.session)
-	if err != nil {
+	holder := newPathsHolder()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var sess ratetable.Session
+	if *kafka != "" {
+		if *c.session == "" {
+			return errors.New("-kafka needs -session (the rates table's session id)")
+		}
+		go func() {
+			if err := kafkaRates(ctx, strings.Split(*kafka, ","), *host, *c.session, holder.apply); err != nil {
+				fmt.Fprintln(os.Stderr, "rlnc send: kafka:", err)
+			}
+		}()
+		select {
+		case sess = <-holder.first:
+		case <-time.After(*ratesWait):
+			return fmt.Errorf("no rates table with session %q for host %q on %s within %s", *c.session, *host, *kafka, *ratesWait)
+		}
+	} else if sess, err = loadSession(*rates, *host, *c.session); err != nil {
 		return err
 	}
 	srcAP, err := netip.ParseAddrPort(*src)
@@ -147,29 +172,40 @@ func send(args []string) error {
 			return fmt.Errorf("-dst-mac: %w", err)
 		}
 	}
-	conn, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(srcAP))
+	var conn *net.UDPConn
+	var link transport.Link
+	err = inNetns(*nsPath, func() error {
+		var err error
+		if conn, err = net.ListenUDP("udp4", net.UDPAddrFromAddrPort(srcAP)); err != nil {
+			return err
+		}
+		if *untagged {
+			link = transport.NewUDPLink(conn, dst)
+			return nil
+		}
+		link, err = transport.NewTaggedLink(*dev, srcAP, dst, mac, conn)
+		return err
+	})
+	if conn != nil {
+		defer conn.Close()
+	}
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	var link transport.Link
-	if *untagged {
-		link = transport.NewUDPLink(conn, dst)
-	} else {
-		tl, err := transport.NewTaggedLink(*dev, srcAP, dst, mac, conn)
-		if err != nil {
-			return err
-		}
-		defer tl.Close()
-		link = tl
-	}
+	defer link.Close()
 	s, err := transport.NewSender(cfg, transport.PathsOf(sess), link, conn)
 	if err != nil {
 		return err
 	}
+	if err := holder.attach(s); err != nil {
+		fmt.Fprintln(os.Stderr, "rlnc send: rates that arrived during start-up not applied:", err)
+	}
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
 	go func() {
+		if *rates == "" {
+			return
+		}
 		for range hup {
 			ns, err := loadSession(*rates, *host, *c.session)
 			if err == nil {

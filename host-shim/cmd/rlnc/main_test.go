@@ -2,9 +2,14 @@ package main
 
 import (
 	"flag"
+	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fairfabric/fairfabric/host-shim/ratetable"
+	"github.com/fairfabric/fairfabric/host-shim/rlnc/transport"
 )
 
 func TestLoadSession(t *testing.T) {
@@ -57,5 +62,37 @@ func TestSessionIDFlags(t *testing.T) {
 	}
 	if SessionID("s1") == SessionID("s2") {
 		t.Error("different sessions hash alike")
+	}
+}
+
+func TestPathsHolderStartsThenUpdates(t *testing.T) {
+	h := newPathsHolder()
+	s1 := ratetable.Session{ID: "s1", Paths: []ratetable.Path{{ID: 1, RateBps: 40e6}}}
+	s2 := ratetable.Session{ID: "s1", Paths: []ratetable.Path{{ID: 1, RateBps: 10e6}, {ID: 2, RateBps: 30e6}}}
+	bad := ratetable.Session{ID: "s1", Paths: []ratetable.Path{{ID: 1, RateBps: 0}}}
+	if err := h.apply(s1); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-h.first; len(got.Paths) != 1 {
+		t.Fatalf("first table %+v", got)
+	}
+	if err := h.apply(s2); err != nil { // before the sender exists: kept
+		t.Fatal(err)
+	}
+	c, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, err := transport.NewSender(transport.Config{Session: 1}, transport.PathsOf(s1), transport.NewUDPLink(c, netip.MustParseAddrPort("127.0.0.1:9")), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(0)
+	if err := h.attach(s); err != nil {
+		t.Fatalf("pending table not applied: %v", err)
+	}
+	if err := h.apply(bad); err == nil {
+		t.Error("invalid rates applied")
 	}
 }

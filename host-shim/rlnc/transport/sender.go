@@ -157,18 +157,17 @@ func (s *Sender) Close(timeout time.Duration) error {
 		return ErrClosed
 	}
 	s.mu.Unlock()
+	// The timeout covers the end-of-stream push too: it may wait for flow control.
+	t := time.AfterFunc(timeout, func() { s.mu.Lock(); s.stopped = true; s.cond.Broadcast(); s.mu.Unlock() })
+	defer t.Stop()
 	err := s.push(nil, true)
 	s.mu.Lock()
 	s.closing = true
-	if err == nil {
-		t := time.AfterFunc(timeout, func() { s.mu.Lock(); s.stopped = true; s.cond.Broadcast(); s.mu.Unlock() })
-		for !s.stopped && s.ackDec != s.enc.End() {
-			s.cond.Wait()
-		}
-		t.Stop()
-		if s.ackDec != s.enc.End() {
-			err = fmt.Errorf("rlnc: close: receiver decoded up to %d of %d after %s", s.ackDec, s.enc.End(), timeout)
-		}
+	for err == nil && !s.stopped && s.ackDec != s.enc.End() {
+		s.cond.Wait()
+	}
+	if s.ackDec != s.enc.End() {
+		err = fmt.Errorf("rlnc: close: receiver decoded up to %d of %d after %s", s.ackDec, s.enc.End(), timeout)
 	}
 	s.stopped = true
 	s.cond.Broadcast()

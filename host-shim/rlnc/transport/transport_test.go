@@ -177,3 +177,24 @@ func TestPacerSplitsInProportion(t *testing.T) {
 		t.Fatalf("paced to %s, want 800ms", d)
 	}
 }
+
+// TestCloseGivesUpWithoutReceiver: nobody acknowledges, flow control fills, and Close
+// still returns (with an error) after its timeout.
+func TestCloseGivesUpWithoutReceiver(t *testing.T) {
+	c := udp(t)
+	s, err := NewSender(Config{Session: 1, Capacity: 16}, []Path{{ID: 0, RateBps: 100e6}}, NewUDPLink(c, netip.MustParseAddrPort("127.0.0.1:9")), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := s.Write(make([]byte, 16*1022)); done <- err }() // exactly fills the window
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(200 * time.Millisecond); err == nil {
+		t.Fatal("Close reported success with no receiver")
+	}
+	if _, err := s.Write([]byte("x")); err != ErrClosed {
+		t.Fatalf("write after close: %v", err)
+	}
+}
