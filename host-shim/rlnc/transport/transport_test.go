@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/fairfabric/fairfabric/host-shim/rlnc/coding"
 )
 
 // shakyLink wraps a link: each path delays its datagrams by its own amount, and a
@@ -196,5 +198,54 @@ func TestCloseGivesUpWithoutReceiver(t *testing.T) {
 	}
 	if _, err := s.Write([]byte("x")); err != ErrClosed {
 		t.Fatalf("write after close: %v", err)
+	}
+}
+
+// TestReceiverSurvivesJunkAndOtherSessions: malformed datagrams, other versions and
+// another session's packets arrive amid the stream; they are counted, not
+// acknowledged, and the stream is unaffected.
+func TestReceiverSurvivesJunkAndOtherSessions(t *testing.T) {
+	rc, sc, jc := udp(t), udp(t), udp(t)
+	cfg := Config{Session: 11, Seed: 4}
+	recv, err := NewReceiver(cfg, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer recv.Close()
+	dst := rc.LocalAddr().(*net.UDPAddr)
+	other, _ := (&coding.Packet{Session: 12, Coeffs: []byte{1}, Payload: make([]byte, 1024)}).AppendTo(nil)
+	v2 := append([]byte(nil), other...)
+	v2[0] = 2
+	junk := [][]byte{{}, {1}, {1, 1, 0}, []byte("not an rlnc packet at all"), other, v2, make([]byte, 1040)}
+	for _, j := range junk {
+		if _, err := jc.WriteToUDP(j, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data := randomBytes(5, 100_000)
+	snd, err := NewSender(cfg, []Path{{ID: 0, RateBps: 100e6}}, NewUDPLink(sc, dst.AddrPort()), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snd.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range junk {
+		_, _ = jc.WriteToUDP(j, dst)
+	}
+	if err := snd.Close(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(recv)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("stream damaged by junk: %d bytes, err %v", len(got), err)
+	}
+	st := recv.Stats()
+	if st.OtherSession != 2 || st.Rejected != 2*uint64(len(junk)-1) {
+		t.Errorf("counted other-session %d (want 2), rejected %d (want %d)", st.OtherSession, st.Rejected, 2*(len(junk)-1))
+	}
+	_ = jc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, _, err := jc.ReadFromUDP(make([]byte, 100)); err == nil {
+		t.Errorf("junk was acknowledged (%d bytes back)", n)
 	}
 }
