@@ -122,7 +122,8 @@ func TestTwoPathsOverVeth(t *testing.T) {
 		t.Error("no coded packet arrived out of order: the paths did not reorder")
 	}
 	fr := sw.frames()
-	if fr[1] < ss.PathPackets[1] || fr[2] < ss.PathPackets[2] {
+	// A veth may drop under load (the code repairs it), so the switch may see a little less.
+	if fr[1] < ss.PathPackets[1]*9/10 || fr[2] < ss.PathPackets[2]*9/10 {
 		t.Errorf("switch saw VID 1: %d, VID 2: %d frames; sender sent %v", fr[1], fr[2], ss.PathPackets)
 	}
 	if ratio := float64(fr[1]) / float64(fr[2]); ratio < 1.8 || ratio > 2.2 {
