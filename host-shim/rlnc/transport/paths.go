@@ -50,39 +50,66 @@ func checkPaths(ps []Path) error {
 	return nil
 }
 
-// pacer spreads packets over paths in proportion to their rates and holds each path to
-// its rate: every path has the time its next packet may leave; a packet takes the path
-// whose time comes first, which then moves on by the packet's serialisation time at the
-// path's rate. Bursts up to burst ahead of the clock are allowed, so the average holds
-// although the sender's sleeps are coarse.
+// pacer spreads packets over paths in proportion to their rates and holds the session
+// to the sum of the rates.
+//   - Split: a byte-weighted round robin, as the shim's eBPF does. Every path has a
+//     virtual time that advances by bytes/rate when it carries a packet, and a packet
+//     takes the path with the smallest. Every path's bytes stay within one packet of
+//     its share, whatever the timing.
+//   - Pace: the session has the time its next packet may leave, which advances by the
+//     packet's serialisation time at the total rate. Bursts up to burst ahead of the
+//     clock are allowed, so the average holds although sleeps are coarse.
+//
+// With the split exact and the sum paced, each path gets its rate.
 type pacer struct {
 	paths []Path
-	next  []time.Time
+	vt    []float64 // seconds of each path's rate used so far
+	total float64   // bit/s
+	next  time.Time
 	burst time.Duration
 }
 
-func newPacer(ps []Path, burst time.Duration) *pacer {
-	return &pacer{paths: append([]Path(nil), ps...), next: make([]time.Time, len(ps)), burst: burst}
+// newPacer starts on schedule at now: no saved credit, no debt.
+func newPacer(ps []Path, burst time.Duration, now time.Time) *pacer {
+	p := &pacer{paths: append([]Path(nil), ps...), vt: make([]float64, len(ps)), burst: burst, next: now}
+	for _, x := range ps {
+		p.total += float64(x.RateBps)
+	}
+	return p
 }
 
 // pick returns the path for the next packet and how long to wait before sending it.
 func (p *pacer) pick(now time.Time) (int, time.Duration) {
 	best := 0
-	for i := range p.next {
-		if p.next[i].Before(p.next[best]) {
+	for i := range p.vt {
+		if p.vt[i] < p.vt[best] {
 			best = i
 		}
 	}
-	if ready := p.next[best].Add(-p.burst); ready.After(now) {
+	if ready := p.next.Add(-p.burst); ready.After(now) {
 		return best, ready.Sub(now)
 	}
 	return best, 0
 }
 
+// maxDebt bounds how far a backlogged session may lag its schedule and still catch up.
+const maxDebt = 20 * time.Millisecond
+
 // sent charges bytes to path i.
-func (p *pacer) sent(i int, bytes int, now time.Time) {
-	if p.next[i].Before(now.Add(-p.burst)) {
-		p.next[i] = now.Add(-p.burst) // an idle path saves no more than one burst
+//   - After an idle spell (the sender had nothing to send), the session saves no more
+//     than one burst.
+//   - While the sender is backlogged, time lost to late wake-ups (a loaded machine
+//     oversleeps) is kept as debt, up to maxDebt, and repaid by sending back to back,
+//     so the average rate holds.
+func (p *pacer) sent(i int, bytes int, now time.Time, backlogged bool) {
+	bits := float64(bytes * 8)
+	p.vt[i] += bits / float64(p.paths[i].RateBps)
+	floor := now.Add(-p.burst)
+	if backlogged {
+		floor = now.Add(-maxDebt)
 	}
-	p.next[i] = p.next[i].Add(time.Duration(float64(bytes*8) / float64(p.paths[i].RateBps) * 1e9))
+	if p.next.Before(floor) {
+		p.next = floor
+	}
+	p.next = p.next.Add(time.Duration(bits / p.total * 1e9))
 }

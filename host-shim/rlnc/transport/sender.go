@@ -74,7 +74,7 @@ func NewSender(cfg Config, paths []Path, link Link, acks *net.UDPConn) (*Sender,
 	}
 	s := &Sender{
 		cfg: cfg, link: link, acks: acks, enc: enc,
-		pacer:  newPacer(paths, cfg.Burst),
+		pacer:  newPacer(paths, cfg.Burst, time.Now()),
 		sentAt: make([]time.Time, cfg.Capacity),
 		srtt:   cfg.MinRTO / 2,
 		seenAt: time.Now(),
@@ -96,7 +96,7 @@ func (s *Sender) SetPaths(paths []Path) error {
 		return err
 	}
 	s.mu.Lock()
-	s.pacer = newPacer(paths, s.cfg.Burst)
+	s.pacer = newPacer(paths, s.cfg.Burst, time.Now())
 	s.mu.Unlock()
 	return nil
 }
@@ -205,6 +205,7 @@ func (s *Sender) sendLoop() {
 	var p coding.Packet
 	var buf []byte
 	timer := time.NewTimer(time.Hour)
+	idle := true // nothing was waiting to be sent before this packet
 	for {
 		s.mu.Lock()
 		if s.stopped {
@@ -215,6 +216,7 @@ func (s *Sender) sendLoop() {
 		s.planRepairs(now)
 		isNew := s.nextNew != s.enc.End()
 		if s.repairs == 0 && !isNew {
+			idle = true
 			wait := 50 * time.Millisecond
 			if s.ackSeen != s.nextNew {
 				wait = max(time.Millisecond, s.stallSince().Add(s.rto()).Sub(now))
@@ -265,7 +267,8 @@ func (s *Sender) sendLoop() {
 		}
 		p.PathID, p.Session = path, s.cfg.Session
 		buf, _ = p.AppendTo(buf[:0])
-		s.pacer.sent(idx, len(buf)+28, now)
+		s.pacer.sent(idx, len(buf)+28, now, !idle)
+		idle = false
 		s.stats.PathPackets[path]++
 		s.stats.PathBytes[path] += uint64(len(buf))
 		s.mu.Unlock()

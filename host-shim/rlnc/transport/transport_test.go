@@ -162,13 +162,13 @@ func TestConfigAndPathsRejected(t *testing.T) {
 }
 
 func TestPacerSplitsInProportion(t *testing.T) {
-	p := newPacer([]Path{{1, 30e6}, {2, 10e6}, {3, 20e6}}, 0)
 	now := time.Unix(0, 0)
+	p := newPacer([]Path{{1, 30e6}, {2, 10e6}, {3, 20e6}}, 0, now)
 	count := map[uint16]int{}
 	for i := 0; i < 6000; i++ {
 		idx, wait := p.pick(now)
 		now = now.Add(wait)
-		p.sent(idx, 1000, now)
+		p.sent(idx, 1000, now, true)
 		count[p.paths[idx].ID]++
 	}
 	if count[1] < 2990 || count[1] > 3010 || count[2] < 990 || count[2] > 1010 || count[3] < 1990 || count[3] > 2010 {
@@ -177,6 +177,45 @@ func TestPacerSplitsInProportion(t *testing.T) {
 	// 6000 packets of 1000 bytes at 60 Mbit/s take 0.8 s.
 	if d := now.Sub(time.Unix(0, 0)); d < 790*time.Millisecond || d > 810*time.Millisecond {
 		t.Fatalf("paced to %s, want 800ms", d)
+	}
+}
+
+// TestPacerKeepsDebtWhileBacklogged: every wake-up is 3 ms late (a loaded machine);
+// a backlogged sender still averages its rate, while after an idle spell a path saves
+// only one burst.
+func TestPacerKeepsDebtWhileBacklogged(t *testing.T) {
+	const late = 3 * time.Millisecond
+	for _, c := range []struct {
+		backlogged bool
+		min, max   time.Duration
+	}{
+		{true, 770 * time.Millisecond, 815 * time.Millisecond}, // 0.8 s (less the last burst), as if on time
+		{false, 1000 * time.Millisecond, 5 * time.Second},      // credit lost at every late wake-up
+	} {
+		now := time.Unix(0, 0)
+		p := newPacer([]Path{{1, 40e6}, {2, 20e6}}, time.Millisecond, now)
+		for i := 0; i < 6000; i++ {
+			idx, wait := p.pick(now)
+			if wait > 0 {
+				now = now.Add(wait + late)
+			}
+			p.sent(idx, 1000, now, c.backlogged)
+		}
+		if d := now.Sub(time.Unix(0, 0)); d < c.min || d > c.max {
+			t.Errorf("backlogged=%v: 6000 packets took %s, want %s..%s", c.backlogged, d, c.min, c.max)
+		}
+	}
+	// Idle: a session that sat unused for 100 s may still run only 1 ms ahead.
+	p := newPacer([]Path{{1, 8e6}}, time.Millisecond, time.Unix(0, 0))
+	now := time.Unix(100, 0)
+	p.sent(0, 1000, now, false) // 1 ms of serialisation at 8 Mbit/s
+	if _, wait := p.pick(now); wait != 0 {
+		t.Fatalf("second packet waits %s, want 0 (within the burst)", wait)
+	}
+	p.sent(0, 1000, now, true)
+	p.sent(0, 1000, now, true)
+	if _, wait := p.pick(now); wait != time.Millisecond {
+		t.Fatalf("fourth packet waits %s, want 1ms (2 ms sent, 1 ms burst)", wait)
 	}
 }
 
