@@ -137,9 +137,9 @@ def measure(mode, hosts, switch_pids, seconds):
     return single, rates, rtts
 
 
-def all_pairs_clean(net):
-    for src in net.hosts:
-        for dst in net.hosts:
+def all_pairs_clean(hosts):
+    for src in hosts:
+        for dst in hosts:
             if src is not dst and " 0% packet loss" not in src.cmd("ping -c1 -W1 %s" % dst.IP()):
                 return False
     return True
@@ -162,7 +162,7 @@ def run_p4switch(mode, bw, seconds):
         ctl.wait_devices_available()
         provision(ctl, net, topo)
         deadline = time.time() + 120
-        while not all_pairs_clean(net):
+        while not all_pairs_clean(net.hosts):
             if time.time() > deadline:
                 raise RuntimeError("no all-pairs reachability within 120 s; controller log %s" % ctl.log_path)
         say(mode, "20 switches programmed, all-pairs reachability")
@@ -211,7 +211,8 @@ def run_kernel(bw, seconds, depth=64):
             edge = router("e%d%d" % (pod, e))
             edges[pod, e] = edge
             for n in range(HALF):
-                h = net.addHost("kbh%d" % (len(hosts) + 1), ip="10.%d.%d.%d/24" % (pod, e, 2 + n))
+                # /32 addresses: the hosts of an edge are on separate links
+                h = net.addHost("kbh%d" % (len(hosts) + 1), ip="10.%d.%d.%d/32" % (pod, e, 2 + n))
                 l = net.addLink(h, edge)
                 links.append((l, None, "10.%d.%d.1" % (pod, e)))
                 hosts.append(h)
@@ -228,9 +229,13 @@ def run_kernel(bw, seconds, depth=64):
             i1, i2 = l.intf1, l.intf2
             if ipa:
                 i1.node.cmd("ip addr add %s/30 dev %s" % (ipa, i1.name))
-            if ipb:
-                plen = 30 if ipa else 24
-                i2.node.cmd("ip addr add %s/%d dev %s" % (ipb, plen, i2.name))
+            if ipb and ipa:
+                i2.node.cmd("ip addr add %s/30 dev %s" % (ipb, i2.name))
+            elif ipb:  # edge port of host i1.node
+                i2.node.cmd("ip addr add %s/32 dev %s" % (ipb, i2.name))
+                i2.node.cmd("ip route add %s/32 dev %s" % (i1.node.IP(), i2.name))
+                i1.node.cmd("ip route add %s/32 dev %s" % (ipb, i1.name))
+                i1.node.cmd("ip route add default via %s" % ipb)
             for intf in (i1, i2):
                 # real frames, as the p4switch fabric sees them (tbf drops what exceeds its burst)
                 intf.node.cmd("ethtool -K %s tso off gso off gro off >/dev/null 2>&1" % intf.name)
@@ -240,8 +245,6 @@ def run_kernel(bw, seconds, depth=64):
             if ipa:
                 adj.setdefault(i1.node, []).append((i2.node, ipb))
                 adj.setdefault(i2.node, []).append((i1.node, ipa))
-        for h in hosts:
-            h.cmd("ip route add default via %s" % re.sub(r"\.\d+$", ".1", h.IP()))
         # ECMP routes: for every edge subnet, the next hops on shortest paths.
         for (pod, e), edge in edges.items():
             dist = {edge: 0}
@@ -260,7 +263,7 @@ def run_kernel(bw, seconds, depth=64):
                 hops = [ip for peer, ip in adj[r] if dist.get(peer, 99) == dist[r] - 1]
                 r.cmd("ip route add 10.%d.%d.0/24 %s" % (pod, e, " ".join("nexthop via %s" % ip for ip in hops)))
         deadline = time.time() + 60
-        while not all_pairs_clean(net):
+        while not all_pairs_clean(hosts):
             if time.time() > deadline:
                 raise RuntimeError("kernel fat-tree: no all-pairs reachability within 60 s")
         say("kernel", "20 Linux routers, all-pairs reachability")
