@@ -96,14 +96,26 @@ def pairs_for(hosts):
     return [(hosts[i], hosts[2 * per_pod + i]) for i in range(2 * per_pod)]
 
 
-def measure(mode, hosts, switch_pids, seconds):
+def tm_drops(switches):
+    """Traffic-manager queue drops summed over the p4switch switches (admin interface)."""
+    import urllib.request
+    total = 0
+    for sw in switches:
+        with urllib.request.urlopen("http://%s/ports" % sw.admin_addr, timeout=5) as r:
+            total += sum(p["queue_drops"] for p in json.load(r))
+    return total
+
+
+def measure(mode, hosts, switch_pids, seconds, switches=()):
     """The single flow, then the eight with pings; prints and returns the figures."""
     src, dst = hosts[0], hosts[-1]
     srv = iperf_server(dst, 5201)
     time.sleep(0.5)
+    drops0 = tm_drops(switches)
     single = goodput(iperf_client(src, dst.IP(), 5201, seconds), seconds)
     srv.wait(timeout=10)
-    say(mode, "single %s -> %s %.1f Mbit/s" % (src.name, dst.name, single / 1e6))
+    drops = " (switch queue drops %d)" % (tm_drops(switches) - drops0) if switches else ""
+    say(mode, "single %s -> %s %.1f Mbit/s%s" % (src.name, dst.name, single / 1e6, drops))
 
     pairs = pairs_for(hosts)
     servers = [iperf_server(d, 5301 + i) for i, (_, d) in enumerate(pairs)]
@@ -145,12 +157,12 @@ def all_pairs_clean(hosts):
     return True
 
 
-def run_p4switch(mode, bw, seconds):
+def run_p4switch(mode, bw, seconds, depth=None):
     from fairfabric_mn.controller import ControllerProcess
     from fairfabric_mn.demo import provision
     os.makedirs(runstate.RUN_DIR, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="fairfabric-bench-fabric.", dir=runstate.RUN_DIR)
-    net, topo = fabric.build("fattree", prefix="fb", mode=mode, bw=bw)
+    net, topo = fabric.build("fattree", prefix="fb", mode=mode, bw=bw, depth=depth)
     fabric.start(net)
     ctl = None
     try:
@@ -168,7 +180,7 @@ def run_p4switch(mode, bw, seconds):
         say(mode, "20 switches programmed, all-pairs reachability")
         hosts = sorted(net.hosts, key=lambda h: int(h.name[len(topo.prefix) + 1:]))
         pids = sorted({s.switch_pid for s in net.switches if s.switch_pid})
-        return measure(mode, hosts, pids, seconds)
+        return measure(mode, hosts, pids, seconds, net.switches)
     finally:
         if ctl:
             ctl.stop()
@@ -277,13 +289,14 @@ def main(argv=None):
     ap.add_argument("--mode", choices=("process", "fabric", "kernel"), required=True)
     ap.add_argument("--bw", type=int, default=100, help="link rate in Mbit/s (default 100)")
     ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--depth", type=int, default=None, help="switch queue depth in packets (default 64)")
     args = ap.parse_args(argv)
     setLogLevel("warning")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     if args.mode == "kernel":
-        run_kernel(args.bw, args.seconds)
+        run_kernel(args.bw, args.seconds, depth=args.depth or 64)
     else:
-        run_p4switch(args.mode, args.bw, args.seconds)
+        run_p4switch(args.mode, args.bw, args.seconds, depth=args.depth)
 
 
 if __name__ == "__main__":

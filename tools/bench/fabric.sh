@@ -1,6 +1,7 @@
 # summary: k=4 fat-tree at 100 Mbit/s: one pod0->pod3 TCP flow, eight pod-to-pod flows, ping p50/p99 under load, CPU — p4switch per process, p4switch fabric mode, and Linux routers (baseline)
 # Sourced by ./fairfabric bench. Usage: ./fairfabric bench fabric [SECONDS] [MODES]
 #   SECONDS per iperf3 run (default 10); MODES a comma list of process,fabric,kernel (default all three)
+#   The single-flow line of the p4switch modes adds the switches' queue drops (admin interface).
 # Each mode builds the fat-tree in Mininet (prefix fb / kb), measures, and tears it down;
 # the kernel-routed fat-tree of the same shape (tbf of the same rate on every router port,
 # ECMP routes) is the baseline of the same run. Figures are as noisy as the machine is loaded:
