@@ -133,7 +133,8 @@ def netcfg(net, topo):
     devices, ports, links, hosts = {}, {}, {}, {}
     for sw in net.switches:
         role, pod = topo.roles[sw.name]
-        ff = {"role": role}
+        # the TM admin address lets the controller fail links of the emulated fabric (docs/gui.md)
+        ff = {"role": role, "emulation": {"adminAddress": sw.admin_addr}}
         if pod is not None:
             ff["pod"] = pod
         devices["device:" + sw.name] = {

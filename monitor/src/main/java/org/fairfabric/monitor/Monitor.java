@@ -1,0 +1,77 @@
+package org.fairfabric.monitor;
+
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+/** One monitor instance in the foreground: {@code ./fairfabric monitor}. */
+public final class Monitor {
+    private Monitor() {
+    }
+
+    /** The Kafka Streams configuration of an instance (docs/monitor.md, "Processing guarantees"). */
+    public static Properties streamsConfig(MonitorOptions o) {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, "fairfabric-monitor" + o.topicSuffix());
+        p.put(StreamsConfig.CLIENT_ID_CONFIG, "fairfabric-monitor" + o.topicSuffix() + "-" + o.instanceId());
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrap());
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, o.stateDir().toAbsolutePath().toString());
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // a killed instance's partitions move to the others after this long
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1500);
+        return p;
+    }
+
+    public static KafkaStreams start(MonitorOptions o) throws InterruptedException {
+        Properties admin = new Properties();
+        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrap());
+        Topics topics = new Topics(o.topicSuffix());
+        try (Admin a = Admin.create(admin)) {
+            MonitorTopics.ensure(a, topics, o.partitions());
+        }
+        KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, o.settings()), streamsConfig(o));
+        streams.setUncaughtExceptionHandler(e -> {
+            System.err.println("monitor: stream thread failed: " + e);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
+                    .REPLACE_THREAD;
+        });
+        streams.setStateListener((now, before) ->
+                System.out.println("monitor: " + before + " -> " + now));
+        streams.start();
+        return streams;
+    }
+
+    public static void main(String[] args) throws Exception {
+        MonitorOptions o;
+        try {
+            if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
+                System.out.println(MonitorOptions.USAGE);
+                return;
+            }
+            o = MonitorOptions.parse(args, System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("monitor: " + e.getMessage());
+            System.err.println(MonitorOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        KafkaStreams streams = start(o);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            streams.close();
+            stopped.countDown();
+        }));
+        System.out.println("monitor: instance " + o.instanceId() + " on " + o.bootstrap() + ", state in "
+                + o.stateDir() + ", period " + o.settings().periodMs() + " ms");
+        stopped.await();
+    }
+}

@@ -1,0 +1,87 @@
+package org.fairfabric.monitor;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/** The command line of {@code ./fairfabric monitor}; a bad option is an {@link IllegalArgumentException}. */
+public record MonitorOptions(String bootstrap, int instanceId, String topicSuffix, int partitions, Path stateDir,
+                             MonitorSettings settings) {
+
+    public static final String USAGE = String.join("\n",
+            "usage: monitor [--kafka HOST:PORT] [--instance-id N] [--topic-suffix S] [--partitions N]",
+            "               [--state-dir DIR] [--period-ms MS] [--grace-ms MS] [--activity-window-ms MS]",
+            "               [--liveness-timeout-ms MS] [--violation-hold-ms MS] [--violation-tolerance F]",
+            "  --kafka        broker (default: $FAIRFABRIC_KAFKA)",
+            "  --instance-id  this instance's number; instances of one suffix share the work (default 0)",
+            "  --partitions   partitions of the monitor's internal topics when it creates them (default 2)",
+            "  --state-dir    local state (default .run/monitor/<instance-id>)",
+            "  defaults: period 1000, grace 1500, activity window 3000, liveness timeout 30000,",
+            "            violation hold 3000 ms, violation tolerance 0.05");
+
+    public static MonitorOptions parse(String[] args, Map<String, String> env) {
+        String bootstrap = null;
+        int instance = 0;
+        String suffix = "";
+        int partitions = 2;
+        Path stateDir = null;
+        MonitorSettings d = MonitorSettings.DEFAULTS;
+        long period = d.periodMs();
+        long grace = d.graceMs();
+        long window = d.activityWindowMs();
+        long timeout = d.livenessTimeoutMs();
+        long hold = d.violationHoldMs();
+        double tolerance = d.violationTolerance();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value" : "unknown argument '" + a + "'");
+            }
+            String v = args[++i];
+            switch (a) {
+                case "--kafka" -> bootstrap = KafkaSettings.bootstrapServers(Map.of(KafkaSettings.ENV, v));
+                case "--instance-id" -> instance = (int) number(a, v, 0, 1000);
+                case "--topic-suffix" -> suffix = v;
+                case "--partitions" -> partitions = (int) number(a, v, 1, 1000);
+                case "--state-dir" -> stateDir = Path.of(v);
+                case "--period-ms" -> period = number(a, v, 1, 3_600_000);
+                case "--grace-ms" -> grace = number(a, v, 0, 3_600_000);
+                case "--activity-window-ms" -> window = number(a, v, 1, 86_400_000);
+                case "--liveness-timeout-ms" -> timeout = number(a, v, 1, 86_400_000);
+                case "--violation-hold-ms" -> hold = number(a, v, 0, 86_400_000);
+                case "--violation-tolerance" -> {
+                    try {
+                        tolerance = Double.parseDouble(v);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(a + ": '" + v + "' is not a number");
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
+            }
+        }
+        if (bootstrap == null) {
+            try {
+                bootstrap = KafkaSettings.bootstrapServers(env);
+            } catch (IllegalStateException e) {
+                throw new IllegalArgumentException(e.getMessage() + " (or pass --kafka HOST:PORT)");
+            }
+        }
+        if (stateDir == null) {
+            stateDir = Path.of(".run", "monitor", Integer.toString(instance));
+        }
+        return new MonitorOptions(bootstrap, instance, suffix, partitions, stateDir,
+                new MonitorSettings(period, grace, window, timeout, hold, tolerance));
+    }
+
+    private static long number(String option, String value, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + value + "' is not a whole number");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(option + ": " + n + " is outside " + min + ".." + max);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,49 @@
+package org.fairfabric.monitor;
+
+/**
+ * The monitor's rules, all in milliseconds (docs/monitor.md, "Rules").
+ *
+ * @param periodMs           T: the view's period; reports are assigned to the period that holds their midpoint
+ * @param graceMs            a period closes when the stage's clock passes its end plus this grace
+ * @param activityWindowMs   a session with received bytes this recently is active
+ * @param livenessTimeoutMs  a session silent longer than this is dropped (docs/algorithms.md)
+ * @param violationHoldMs    a tenant below min(guarantee, demand) this long raises a violation
+ * @param violationTolerance achieved below (1 - tolerance) x target counts as below
+ */
+public record MonitorSettings(long periodMs, long graceMs, long activityWindowMs, long livenessTimeoutMs,
+                              long violationHoldMs, double violationTolerance) {
+
+    public static final MonitorSettings DEFAULTS = new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05);
+
+    public MonitorSettings {
+        positive("period", periodMs);
+        if (graceMs < 0) {
+            throw new IllegalArgumentException("grace must be >= 0 ms, got " + graceMs);
+        }
+        positive("activity window", activityWindowMs);
+        positive("liveness timeout", livenessTimeoutMs);
+        if (violationHoldMs < 0) {
+            throw new IllegalArgumentException("violation hold must be >= 0 ms, got " + violationHoldMs);
+        }
+        if (!(violationTolerance >= 0 && violationTolerance < 1)) {
+            throw new IllegalArgumentException("violation tolerance must be in [0, 1), got " + violationTolerance);
+        }
+    }
+
+    private static void positive(String what, long ms) {
+        if (ms <= 0) {
+            throw new IllegalArgumentException(what + " must be > 0 ms, got " + ms);
+        }
+    }
+
+    /** The start of the period that holds [startMs, endMs)'s midpoint. */
+    public long periodOf(long startMs, long endMs) {
+        long mid = startMs + (endMs - startMs) / 2;
+        return Math.floorDiv(mid, periodMs) * periodMs;
+    }
+
+    /** True when period {@code periodStart} is closed at clock {@code clockMs}. */
+    public boolean closed(long periodStart, long clockMs) {
+        return periodStart + periodMs + graceMs <= clockMs;
+    }
+}

@@ -1,0 +1,115 @@
+package org.fairfabric.monitor.input;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.processor.api.Record;
+import org.fairfabric.monitor.MonitorSettings;
+import org.fairfabric.monitor.stream.BadRecord;
+import org.fairfabric.monitor.stream.Json;
+import org.fairfabric.monitor.stream.Out;
+
+/**
+ * ff.shim.pathbytes.v1 (Promenade Algorithm 3) → per session-path rates charged to the links of
+ * the path (Λ_e from shim bytes), to the sender's tenant (achieved rate), and a traffic signal
+ * for the session pair (sessions detected from traffic).
+ *
+ * <p>Rates are in bit/s of Ethernet frames, like the switch counters and the rates table: each
+ * packet's IP bytes plus its 14-byte Ethernet header, plus the 4-byte 802.1Q tag when the
+ * packets arrived tagged (path id > 0).
+ */
+public final class PathBytesReader extends InputReader {
+    public static final String STORE = "pathbytes-order";
+    public static final int ETHERNET_HEADER_BYTES = 14;
+    public static final int VLAN_TAG_BYTES = 4;
+
+    public PathBytesReader(String topic, MonitorSettings settings) {
+        super(topic, STORE, settings);
+    }
+
+    @Override
+    protected Stamp check(String key, JsonNode v) {
+        Json.schema(v, 1);
+        String host = Json.text(v, "host");
+        if (!key.equals(host)) {
+            throw new BadRecord("key '" + key + "' is not the host '" + host + "'");
+        }
+        long start = Json.positiveLong(v, "period_start_ms");
+        long period = Json.positiveLong(v, "period_ms");
+        if (period > 60_000) {
+            throw new BadRecord("period_ms: at most 60000");
+        }
+        for (JsonNode e : Json.array(v, "entries")) {
+            Json.ipv4(e, "src");
+            Json.ipv4(e, "dst");
+            long path = Json.nonNegativeLong(e, "path");
+            if (path > 4094) {
+                throw new BadRecord("path: 0..4094");
+            }
+            Json.nonNegativeLong(e, "packets");
+            Json.nonNegativeLong(e, "ip_bytes");
+        }
+        return new Stamp(start, Json.positiveLong(v, "seq"));
+    }
+
+    @Override
+    protected long reportStartMs(JsonNode v) {
+        return v.get("period_start_ms").asLong();
+    }
+
+    @Override
+    protected long reportEndMs(JsonNode v) {
+        return v.get("period_start_ms").asLong() + v.get("period_ms").asLong();
+    }
+
+    @Override
+    protected void accept(String key, JsonNode v, Record<String, String> record) {
+        long start = reportStartMs(v);
+        long periodMs = v.get("period_ms").asLong();
+        long end = start + periodMs;
+        long period = settings.periodOf(start, end);
+        for (JsonNode e : v.get("entries")) {
+            String src = e.get("src").asText();
+            String dst = e.get("dst").asText();
+            int path = e.get("path").asInt();
+            long packets = e.get("packets").asLong();
+            long frameBytes = e.get("ip_bytes").asLong()
+                    + packets * (ETHERNET_HEADER_BYTES + (path > 0 ? VLAN_TAG_BYTES : 0));
+            double bps = frameBytes * 8.0 * 1000.0 / periodMs;
+            String pair = src + ">" + dst;
+            String contrib = pair + "#" + path;
+            String tenant = catalog.tenantOfHost(src).orElse(null);
+            if (packets > 0) {
+                ObjectNode s = Json.object();
+                s.put("kind", "traffic");
+                s.put("ts", end);
+                if (tenant != null) {
+                    s.put("tenant", tenant);
+                }
+                s.put("receiver", key);
+                emit(pair, Out.Kind.PAIR_SIGNAL, s, end);
+            }
+            List<String> links = new ArrayList<>(catalog.pathLinks(src, dst, path));
+            for (String link : links) {
+                ObjectNode l = Json.object();
+                l.put("kind", "shim");
+                l.put("period", period);
+                l.put("contrib", contrib);
+                l.put("bps", bps);
+                emit(link, Out.Kind.LINK_SIGNAL, l, end);
+            }
+            if (tenant != null) {
+                ObjectNode t = Json.object();
+                t.put("kind", "achieved");
+                t.put("period", period);
+                t.put("contrib", contrib);
+                t.put("bps", bps);
+                emit(tenant, Out.Kind.TENANT_SIGNAL, t, end);
+            }
+        }
+        tick(Out.Kind.PAIR_SIGNAL, end);
+        tick(Out.Kind.LINK_SIGNAL, end);
+        tick(Out.Kind.TENANT_SIGNAL, end);
+    }
+}

@@ -1,0 +1,115 @@
+package org.fairfabric.monitor.input;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.fairfabric.monitor.MonitorSettings;
+import org.fairfabric.monitor.catalog.Catalog;
+import org.fairfabric.monitor.stream.BadRecord;
+import org.fairfabric.monitor.stream.Json;
+import org.fairfabric.monitor.stream.Out;
+
+/**
+ * ff.ctl.portstats.v1 → per-link load from the switch counters. Counters are cumulative; the rate
+ * of a port over [previous ts, ts) is the difference over the elapsed time. A link's load is the
+ * tx counter of its source port when the source is a switch, else (a host's uplink) the rx
+ * counter of its destination port. Pipeline drops (indexed by ingress port) are charged to the
+ * link that arrives at the port; the queue depth (egress) to the link that leaves it. A counter
+ * that decreased means the switch restarted: that port's period is skipped and the counters
+ * become the new baseline.
+ */
+public final class PortStatsReader extends InputReader {
+    public static final String STORE = "portstats-order";
+    public static final String COUNTERS_STORE = "portstats-counters";
+    private KeyValueStore<String, String> counters;
+
+    public PortStatsReader(String topic, MonitorSettings settings) {
+        super(topic, STORE, settings);
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Out> context) {
+        super.init(context);
+        counters = context.getStateStore(COUNTERS_STORE);
+    }
+
+    @Override
+    protected Stamp check(String key, JsonNode v) {
+        Json.schema(v, 1);
+        String device = Json.text(v, "device");
+        if (!key.equals(device)) {
+            throw new BadRecord("key '" + key + "' is not the device '" + device + "'");
+        }
+        Json.positiveLong(v, "period_ms");
+        for (JsonNode p : Json.array(v, "ports")) {
+            Json.nonNegativeLong(p, "port");
+            for (String f : new String[] {"rx_bytes", "rx_packets", "tx_bytes", "tx_packets", "drops", "qdepth"}) {
+                Json.nonNegativeLong(p, f);
+            }
+        }
+        return new Stamp(Json.positiveLong(v, "ts_ms"), seqOrZero(v));
+    }
+
+    @Override
+    protected long reportEndMs(JsonNode v) {
+        return v.get("ts_ms").asLong();
+    }
+
+    @Override
+    protected long reportStartMs(JsonNode v) {
+        return v.get("ts_ms").asLong() - v.get("period_ms").asLong();
+    }
+
+    @Override
+    protected void accept(String device, JsonNode v, Record<String, String> record) {
+        long ts = v.get("ts_ms").asLong();
+        for (JsonNode p : v.get("ports")) {
+            String dp = device + "/" + p.get("port").asLong();
+            long rx = p.get("rx_bytes").asLong();
+            long tx = p.get("tx_bytes").asLong();
+            long drops = p.get("drops").asLong();
+            long qdepth = p.get("qdepth").asLong();
+            String prev = counters.get(dp);
+            counters.put(dp, ts + "," + rx + "," + tx + "," + drops);
+            if (prev == null) {
+                continue;
+            }
+            String[] f = prev.split(",");
+            long prevTs = Long.parseLong(f[0]);
+            long prevRx = Long.parseLong(f[1]);
+            long prevTx = Long.parseLong(f[2]);
+            long prevDrops = Long.parseLong(f[3]);
+            if (ts <= prevTs || rx < prevRx || tx < prevTx || drops < prevDrops) {
+                continue;
+            }
+            double seconds = (ts - prevTs) / 1000.0;
+            long period = settings.periodOf(prevTs, ts);
+            for (Catalog.Link link : catalog.linksAtPort(dp)) {
+                ObjectNode l = Json.object();
+                l.put("kind", "switch");
+                l.put("period", period);
+                boolean any = false;
+                if (link.src().equals(dp) && link.srcIsSwitch()) {
+                    l.put("bps", (tx - prevTx) * 8.0 / seconds);
+                    l.put("qdepth", qdepth);
+                    any = true;
+                }
+                if (link.dst().equals(dp)) {
+                    if (!link.srcIsSwitch()) {
+                        l.put("bps", (rx - prevRx) * 8.0 / seconds);
+                    }
+                    l.put("drops", drops - prevDrops);
+                    any = true;
+                }
+                if (any) {
+                    emit(link.id(), Out.Kind.LINK_SIGNAL, l, ts);
+                }
+            }
+        }
+        tick(Out.Kind.LINK_SIGNAL, ts);
+        tick(Out.Kind.TENANT_SIGNAL, ts);
+        tick(Out.Kind.PAIR_SIGNAL, ts);
+    }
+}

@@ -1,0 +1,54 @@
+package org.fairfabric.monitor.input;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.kafka.streams.processor.api.Record;
+import org.fairfabric.monitor.MonitorSettings;
+import org.fairfabric.monitor.stream.BadRecord;
+import org.fairfabric.monitor.stream.Json;
+import org.fairfabric.monitor.stream.Out;
+
+/** ff.shim.sessions.v1 (Promenade message (a)) → a report signal for the session pair. */
+public final class SessionReportReader extends InputReader {
+    public static final String STORE = "session-reports-order";
+
+    public SessionReportReader(String topic, MonitorSettings settings) {
+        super(topic, STORE, settings);
+    }
+
+    @Override
+    protected Stamp check(String key, JsonNode v) {
+        Json.schema(v, 1);
+        String host = Json.text(v, "host");
+        String session = Json.text(v, "session");
+        if (!key.equals(host + "/" + session)) {
+            throw new BadRecord("key '" + key + "' is not host/session '" + host + "/" + session + "'");
+        }
+        Json.text(v, "tenant");
+        Json.ipv4(v, "src");
+        Json.ipv4(v, "dst");
+        String state = Json.text(v, "state");
+        if (!state.equals("active") && !state.equals("inactive")) {
+            throw new BadRecord("state: must be active or inactive, not '" + state + "'");
+        }
+        return new Stamp(Json.positiveLong(v, "ts_ms"), Json.positiveLong(v, "seq"));
+    }
+
+    @Override
+    protected long reportEndMs(JsonNode value) {
+        return -1;
+    }
+
+    @Override
+    protected void accept(String key, JsonNode v, Record<String, String> record) {
+        long ts = v.get("ts_ms").asLong();
+        ObjectNode s = Json.object();
+        s.put("kind", "report");
+        s.put("ts", ts);
+        s.put("state", v.get("state").asText());
+        s.put("tenant", v.get("tenant").asText());
+        s.put("session", v.get("session").asText());
+        s.put("host", v.get("host").asText());
+        emit(v.get("src").asText() + ">" + v.get("dst").asText(), Out.Kind.PAIR_SIGNAL, s, ts);
+    }
+}

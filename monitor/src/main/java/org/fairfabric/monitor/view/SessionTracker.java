@@ -1,0 +1,165 @@
+package org.fairfabric.monitor.view;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.fairfabric.monitor.MonitorSettings;
+import org.fairfabric.monitor.stream.Json;
+import org.fairfabric.monitor.stream.Out;
+
+/**
+ * Promenade Algorithm 2 with the digest's fix (explicit state per session; n changes only on
+ * transitions), keyed by the session pair {@code src>dst}. A session is active when bytes of
+ * the pair were received in a period that ended within the activity window, or when its
+ * sender's latest report says active and is not older than the liveness timeout. A session
+ * silent (no bytes, no report) for longer than the liveness timeout is dropped; silent for
+ * exactly the timeout it is still kept. An active session counts once on every link of every
+ * path the catalog gives its pair (Promenade's n_e); it is uncounted from the same links.
+ */
+public final class SessionTracker extends Stage {
+    public static final String STORE = "sessions";
+
+    public SessionTracker(MonitorSettings settings) {
+        super(STORE, settings);
+    }
+
+    @Override
+    protected void handle(String pair, JsonNode signal, long ts, long now) {
+        String v = state.get(pair);
+        ObjectNode s;
+        boolean changed = false;
+        if (v == null) {
+            s = Json.object();
+            int gt = pair.indexOf('>');
+            s.put("src", pair.substring(0, gt));
+            s.put("dst", pair.substring(gt + 1));
+            s.put("active", false);
+            s.putArray("links");
+            changed = true;
+        } else {
+            s = (ObjectNode) Json.parseObject(v);
+        }
+        String kind = signal.path("kind").asText();
+        if (kind.equals("report")) {
+            long last = s.path("last_report_ms").asLong(Long.MIN_VALUE);
+            if (ts < last) {
+                return;
+            }
+            changed |= !signal.get("state").asText().equals(s.path("reported_state").asText(null));
+            changed |= putIfDifferent(s, "tenant", signal.get("tenant").asText());
+            changed |= putIfDifferent(s, "session", signal.get("session").asText());
+            changed |= putIfDifferent(s, "sender", signal.get("host").asText());
+            s.put("reported_state", signal.get("state").asText());
+            s.put("last_report_ms", ts);
+        } else if (kind.equals("traffic")) {
+            if (ts > s.path("last_traffic_ms").asLong(Long.MIN_VALUE)) {
+                s.put("last_traffic_ms", ts);
+            }
+            if (signal.has("tenant") && !s.has("tenant")) {
+                s.put("tenant", signal.get("tenant").asText());
+                changed = true;
+            }
+            changed |= putIfDifferent(s, "receiver", signal.get("receiver").asText());
+        }
+        evaluate(pair, s, now, changed);
+    }
+
+    private static boolean putIfDifferent(ObjectNode s, String field, String value) {
+        if (value.equals(s.path(field).asText(null))) {
+            return false;
+        }
+        s.put(field, value);
+        return true;
+    }
+
+    @Override
+    protected void advanced(long before, long now) {
+        if (before != Long.MIN_VALUE && Math.floorDiv(before, settings.periodMs()) == Math.floorDiv(now, settings.periodMs())) {
+            return;
+        }
+        List<KeyValue<String, String>> all = new ArrayList<>();
+        try (KeyValueIterator<String, String> it = state.all()) {
+            it.forEachRemaining(all::add);
+        }
+        for (KeyValue<String, String> kv : all) {
+            if (!kv.key.startsWith("~")) {
+                evaluate(kv.key, (ObjectNode) Json.parseObject(kv.value), now, false);
+            }
+        }
+    }
+
+    private void evaluate(String pair, ObjectNode s, long now, boolean changed) {
+        boolean wasActive = s.get("active").asBoolean();
+        long traffic = s.path("last_traffic_ms").asLong(Long.MIN_VALUE);
+        long report = s.path("last_report_ms").asLong(Long.MIN_VALUE);
+        boolean trafficRecent = traffic != Long.MIN_VALUE && now - traffic <= settings.activityWindowMs();
+        boolean reportActive = report != Long.MIN_VALUE && now - report <= settings.livenessTimeoutMs()
+                && "active".equals(s.path("reported_state").asText(null));
+        boolean active = trafficRecent || reportActive;
+        long heard = Math.max(traffic, report);
+        if (!active && heard != Long.MIN_VALUE && now - heard > settings.livenessTimeoutMs()) {
+            if (wasActive) {
+                count(pair, s.withArray("links"), -1, now);
+            }
+            state.delete(pair);
+            emit(pair, Out.Kind.SESSION_VIEW, null, now);
+            return;
+        }
+        if (active != wasActive) {
+            changed = true;
+            s.put("active", active);
+            s.put("since_ms", now);
+            if (active) {
+                ArrayNode links = s.putArray("links");
+                catalog.pairLinks(s.get("src").asText(), s.get("dst").asText()).forEach(links::add);
+                count(pair, links, +1, now);
+            } else {
+                count(pair, s.withArray("links"), -1, now);
+                s.putArray("links");
+            }
+        }
+        state.put(pair, Json.write(s));
+        if (changed) {
+            emit(pair, Out.Kind.SESSION_VIEW, view(s, trafficRecent, reportActive), now);
+        }
+    }
+
+    private void count(String pair, ArrayNode links, int delta, long now) {
+        for (JsonNode link : links) {
+            ObjectNode d = Json.object();
+            d.put("kind", "sessions");
+            d.put("delta", delta);
+            d.put("pair", pair);
+            d.put("ts", now);
+            emit(link.asText(), Out.Kind.LINK_SIGNAL, d, now);
+        }
+    }
+
+    private ObjectNode view(ObjectNode s, boolean byTraffic, boolean byReport) {
+        ObjectNode o = Json.object();
+        o.put("schema", 1);
+        o.put("src", s.get("src").asText());
+        o.put("dst", s.get("dst").asText());
+        o.set("tenant", s.get("tenant"));
+        o.set("session", s.get("session"));
+        o.set("sender", s.get("sender"));
+        o.set("receiver", s.get("receiver"));
+        o.put("state", s.get("active").asBoolean() ? "active" : "inactive");
+        o.put("detected_by", byTraffic && byReport ? "both" : byTraffic ? "traffic" : byReport ? "report" : "none");
+        o.set("since_ms", s.get("since_ms"));
+        o.set("last_traffic_ms", s.get("last_traffic_ms"));
+        o.set("last_report_ms", s.get("last_report_ms"));
+        o.set("links", s.get("links"));
+        for (String f : new String[] {"tenant", "session", "sender", "receiver", "since_ms", "last_traffic_ms",
+                "last_report_ms"}) {
+            if (o.get(f) == null) {
+                o.putNull(f);
+            }
+        }
+        return o;
+    }
+}

@@ -1,0 +1,184 @@
+package org.fairfabric.monitor;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.fairfabric.monitor.stream.Json;
+
+/**
+ * The real broker ($FAIRFABRIC_KAFKA) under a random topic suffix, monitor instances as child
+ * JVMs (so that a test can kill -9 them), and a deterministic input: period k has the
+ * receiver h2's path bytes and device:leaf1's counters. Every topic of the suffix, the
+ * monitor's internal and changelog topics included, is deleted on close.
+ */
+final class BrokerFixture implements AutoCloseable {
+    static final long T0 = 1763770000000L;
+    static final String UPLINK = "device:leaf1/3->device:spine1/1";
+
+    final String bootstrap = KafkaSettings.bootstrapServers(System.getenv());
+    final String suffix = ".test-" + UUID.randomUUID().toString().substring(0, 8);
+    final Topics topics = new Topics(suffix);
+    final Admin admin;
+    final KafkaProducer<String, String> producer;
+    private final List<Process> processes = new ArrayList<>();
+    private final List<Path> dirs = new ArrayList<>();
+
+    BrokerFixture() throws Exception {
+        Properties a = new Properties();
+        a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        admin = Admin.create(a);
+        MonitorTopics.ensure(admin, topics, 2);
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        for (String[] kv : DocExamples.keyed("ff.ctl.catalog.v1")) {
+            producer.send(new ProducerRecord<>(topics.catalog, kv[0], kv[1])).get();
+        }
+    }
+
+    /** The receiver's ip_bytes in period k: distinct per period, so a lost or doubled period shows. */
+    static long ipBytes(int k) {
+        return 2_000_000L + 1000L * k;
+    }
+
+    static double expectedShimBps(int k) {
+        return (ipBytes(k) + 2000L * 18) * 8.0;
+    }
+
+    void producePeriod(int k) throws Exception {
+        ObjectNode pb = DocExamples.example("ff.shim.pathbytes.v1");
+        pb.put("seq", k + 1).put("period_start_ms", T0 + k * 1000L);
+        ((ObjectNode) pb.get("entries").get(0)).put("ip_bytes", ipBytes(k)).put("packets", 2000);
+        long end = T0 + (k + 1) * 1000L;
+        producer.send(new ProducerRecord<>(topics.shimPathBytes, null, end, "h2", Json.write(pb)));
+        ObjectNode ps = DocExamples.example("ff.ctl.portstats.v1");
+        ps.put("seq", k + 1).put("ts_ms", end);
+        ((ObjectNode) ps.get("ports").get(0)).put("tx_bytes", 1_000_000L + 3_000_000L * k);
+        producer.send(new ProducerRecord<>(topics.portStats, null, end, "device:leaf1", Json.write(ps))).get();
+    }
+
+    /** Starts a monitor instance in a child JVM. */
+    Process startMonitor(int instance, Path stateDir) throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                "org.fairfabric.monitor.Monitor", "--kafka", bootstrap, "--instance-id", Integer.toString(instance),
+                "--topic-suffix", suffix, "--partitions", "2", "--state-dir", stateDir.toString());
+        Path logs = Path.of("target", "monitor-logs");
+        Files.createDirectories(logs);
+        Path log = logs.resolve(suffix.substring(1) + "-" + instance + "-" + System.nanoTime() + ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        processes.add(p);
+        return p;
+    }
+
+    Path tempDir() throws Exception {
+        Path d = Files.createTempDirectory("monitor-state");
+        dirs.add(d);
+        return d;
+    }
+
+    /** kill -9. */
+    static void kill(Process p) throws Exception {
+        p.destroyForcibly();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Every committed record of a topic so far (read_committed, from the start). */
+    List<ConsumerRecord<String, String>> readAll(String topic) {
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<String, String>> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer =
+                     new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer())) {
+            List<TopicPartition> parts = consumer.partitionsFor(topic).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            var end = consumer.endOffsets(parts);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (System.nanoTime() < deadline
+                    && parts.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** The closed periods (index k) of the uplink in ff.mon.links, one entry per record. */
+    List<JsonNode> uplinkPeriods() {
+        List<JsonNode> out = new ArrayList<>();
+        for (ConsumerRecord<String, String> r : readAll(topics.links)) {
+            if (UPLINK.equals(r.key()) && r.value() != null) {
+                ObjectNode v = (ObjectNode) Json.parseObject(r.value());
+                v.put("_offset", r.partition() + "@" + r.offset());
+                if (v.get("update").asText().equals("period")) {
+                    out.add(v);
+                }
+            }
+        }
+        return out;
+    }
+
+    static int periodIndex(JsonNode link) {
+        return (int) ((link.get("period_start_ms").asLong() - T0) / 1000);
+    }
+
+    /** Waits until the uplink's period {@code k} is in the view. */
+    void awaitPeriod(int k, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (uplinkPeriods().stream().anyMatch(l -> periodIndex(l) >= k)) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("period " + k + " did not appear in " + topics.links + " within " + timeout);
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+        producer.close();
+        Set<String> mine = admin.listTopics().names().get().stream()
+                .filter(t -> t.endsWith(suffix) || t.startsWith("fairfabric-monitor" + suffix + "-"))
+                .collect(Collectors.toSet());
+        admin.deleteTopics(mine).all().get();
+        admin.close();
+        for (Path d : dirs) {
+            if (Files.isDirectory(d)) {
+                try (var walk = Files.walk(d)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            } else {
+                Files.deleteIfExists(d);
+            }
+        }
+    }
+}
