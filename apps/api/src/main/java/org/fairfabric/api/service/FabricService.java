@@ -200,6 +200,14 @@ public final class FabricService {
         return addSession(r.srcHost, r.dstHost, r.demandBps, "api");
     }
 
+    /** Sets a session's own weight (null: an equal share of its tenant's weight again). */
+    public synchronized SessionDto setSessionWeight(String id, Double weight) {
+        SessionDto s = session(id).withWeight(weight);
+        sessions.put(id, s);
+        events.emit(EventTypes.SESSION_UPDATED, id, Detail.of("tenantId", s.tenantId, "weight", weight));
+        return s;
+    }
+
     /** A session the monitor saw; returns the existing one when the pair is already known. */
     public synchronized SessionDto detectSession(String srcHost, String dstHost) {
         for (SessionDto s : sessions.values()) {
