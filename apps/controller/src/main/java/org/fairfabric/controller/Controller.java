@@ -21,6 +21,9 @@ import org.fairfabric.controller.alloc.AllocationService;
 import org.fairfabric.controller.arp.ArpService;
 import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
+import org.fairfabric.controller.monitor.ControllerMonitor;
+import org.fairfabric.controller.monitor.MonitorRoutes;
+import org.fairfabric.controller.monitor.MonitorView;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.netcfg.NetworkConfigParser;
 import org.fairfabric.controller.p4rt.DeviceAgent;
@@ -82,6 +85,7 @@ public final class Controller implements AutoCloseable {
         AllocationService allocation = null;
         Server server = null;
         Devices devices = null;
+        ControllerMonitor monitor = null;
         try {
             PipelineFiles pipeline = s.p4info == null ? null : PipelineFiles.read(s.p4info, s.p4DeviceConfig);
             NetworkConfigParser parser = new NetworkConfigParser();
@@ -89,7 +93,9 @@ public final class Controller implements AutoCloseable {
             if (s.kafka != null) {
                 kafka = new KafkaEventPublisher(s.kafka, ControllerTopics.DEFAULT_PREFIX);
                 events.addSink(kafka);
+                monitor = new ControllerMonitor(s.kafka);
             }
+            ControllerMonitor mon = monitor;
             FabricService fabric = new FabricService(store, parser, events);
             NetworkView network = new NetworkView(events);
             AtomicReference<Devices> devsRef = new AtomicReference<>();
@@ -102,7 +108,17 @@ public final class Controller implements AutoCloseable {
             FabricProgrammer programmer = !fabricPipeline ? null : new FabricProgrammer(
                     new FabricPlan(p4, CPU_PORT, QUEUE_DELTA), network, fabric::allHosts);
             FabricEventHandler feedback = programmer == null ? null
-                    : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent, programmer::onPortFailure);
+                    : new FabricEventHandler(new PacketIo(pipeline.p4info), (e, at) -> {
+                        programmer.onMetricEvent(e, at);
+                        if (mon != null) {
+                            mon.metricEvent(e);
+                        }
+                    }, (device, port, failed) -> {
+                        programmer.onPortFailure(device, port, failed);
+                        if (mon != null) {
+                            mon.portFailure(device, port, failed);
+                        }
+                    });
             prober = programmer == null ? null
                     : new LinkProber(new PacketIo(pipeline.p4info), programmer::probeTargets, programmer::agents);
             allocation = new AllocationService(fabric, network, events, current::get, p4,
@@ -123,6 +139,9 @@ public final class Controller implements AutoCloseable {
                     programmer.configurationApplied(cfg, fleet);
                 }
                 alloc.changed("network configuration applied");
+                if (mon != null) {
+                    mon.configurationApplied();
+                }
             });
             devsRef.set(devs);
             devices = devs;
@@ -157,14 +176,24 @@ public final class Controller implements AutoCloseable {
             connector.setHost(s.httpHost);
             connector.setPort(s.httpPort);
             server.addConnector(connector);
-            server.setHandler(new HttpApi(ApiRoutes.all(fabric, network, OpenApiDocument.load()), auth));
+            if (mon != null) {
+                mon.start(fabric, network, events, current::get, () -> devs.fleet() == null ? java.util.Map.of() : devs.fleet().agents(),
+                        pipeline == null ? null : pipeline.p4info, alloc);
+            }
+            server.setHandler(new HttpApi(MonitorRoutes.with(ApiRoutes.all(fabric, network, OpenApiDocument.load()),
+                    mon == null ? new MonitorView() : mon.view(), fabric), auth));
             server.start();
             String url = "http://" + s.httpHost + ":" + connector.getLocalPort();
-            return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
+            Controller c = new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
+            c.monitor = monitor;
+            return c;
         } catch (Exception e) {
             stopQuietly(server);
             if (allocation != null) {
                 allocation.close();
+            }
+            if (monitor != null) {
+                monitor.close();
             }
             if (prober != null) {
                 prober.close();
@@ -244,6 +273,8 @@ public final class Controller implements AutoCloseable {
     }
 
     private boolean closed;
+    /** The controller side of the central monitor (null without Kafka). */
+    private ControllerMonitor monitor;
 
     @Override
     public synchronized void close() {
@@ -256,6 +287,9 @@ public final class Controller implements AutoCloseable {
             prober.close();
         }
         allocation.close();
+        if (monitor != null) {
+            monitor.close();
+        }
         if (programmer != null) {
             programmer.close();
         }

@@ -60,7 +60,7 @@ public final class AllocationService implements AutoCloseable {
         AllocationApplier applier = new AllocationApplier(network, events,
                 entries ? new AqPlanner(System::currentTimeMillis) : null,
                 entries ? new AllocationDataPlane(new AllocationEntities(p4)) : null, switches, rates);
-        loop = new AllocationLoop(() -> inputs(fabric, network, config.get()), applier, Scheduler.singleThread(thread),
+        loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get())), applier, Scheduler.singleThread(thread),
                 new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), QUIET_MS, MAX_DELAY_MS);
         events.addSink(this::onEvent);
     }
@@ -78,6 +78,23 @@ public final class AllocationService implements AutoCloseable {
         synchronized (fabric) {
             return new AllocationInputs(cfg, fabric.tenants(), fabric.allHosts(), fabric.sessions(), down);
         }
+    }
+
+    private volatile java.util.function.Function<AllocationInputs, List<org.fairfabric.api.dto.SessionDto>> detected;
+
+    /** Sessions the central monitor detected from traffic, allocated beside the REST-declared ones (docs/monitor.md). */
+    public void setDetectedSessions(java.util.function.Function<AllocationInputs, List<org.fairfabric.api.dto.SessionDto>> source) {
+        detected = source;
+    }
+
+    private AllocationInputs withDetected(AllocationInputs in) {
+        var source = detected;
+        if (in == null || source == null) {
+            return in;
+        }
+        List<org.fairfabric.api.dto.SessionDto> all = new java.util.ArrayList<>(in.sessions());
+        all.addAll(source.apply(in));
+        return new AllocationInputs(in.config(), in.tenants(), in.hosts(), all, in.downLinks());
     }
 
     private void onEvent(EventDto e) {
