@@ -13,12 +13,19 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 (cd "$root" && go build -o "$bin/p4switch" ./p4switch/cmd/p4switch) || exit 1
 
-stf_pass=0 stf_total=0 info_pass=0 info_total=0
+stf_pass=0 stf_total=0 info_pass=0 info_total=0 bmv2_pass=0 bmv2_total=0
 for p4 in "$dir"/*.p4; do
     name=$(basename "$p4" .p4)
     stf="$dir/$name.stf"
     info="$dir/$name.p4info.txtpb"
     [ -f "$stf" ] || [ -f "$info" ] || continue # an included file
+    # p4c-bm2-ss compiles every sample: `check --target bmv2` must accept it.
+    bmv2_total=$((bmv2_total + 1))
+    if out=$(timeout 60 "$bin/p4switch" check --target bmv2 "$p4" 2>&1); then
+        bmv2_pass=$((bmv2_pass + 1)); echo "PASS bmv2   $name"
+    else
+        echo "FAIL bmv2   $name: $(echo "$out" | head -n 1)"
+    fi
     if [ -f "$stf" ]; then
         stf_total=$((stf_total + 1))
         if out=$(timeout 60 "$bin/p4switch" stf "$p4" "$stf" 2>&1); then
@@ -37,4 +44,4 @@ for p4 in "$dir"/*.p4; do
         [ "$verbose" = -v ] && echo "$out" | sed -n '2,8s/^/      /p'
     fi
 done
-echo "STF: $stf_pass of $stf_total pass; P4Info: $info_pass of $info_total match"
+echo "STF: $stf_pass of $stf_total pass; P4Info: $info_pass of $info_total match; check --target bmv2: $bmv2_pass of $bmv2_total accepted"

@@ -43,8 +43,9 @@ def bundle(path):
 class ControllerProcess:
     """One controller JVM: REST on a free port, bearer token in a file, a data directory."""
 
-    def __init__(self, workdir, netcfg_path, kafka=None, http_port=None):
+    def __init__(self, workdir, netcfg_path, kafka=None, http_port=None, pipeline=True):
         self.workdir = workdir
+        self.pipeline = pipeline  # False: no P4 pipeline pushed (the REST API alone, no switches needed)
         self.netcfg_path = netcfg_path
         self.kafka = kafka
         self.http_port = http_port or free_port()
@@ -63,11 +64,12 @@ class ControllerProcess:
         os.makedirs(self.workdir, exist_ok=True)
         with open(os.open(self.token_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
             f.write(self.token)
-        if not os.path.exists(self.device_config):
-            bundle(self.device_config)
         cmd = ["java"] + JVM_OPTIONS + ["-cp", classpath(), "org.fairfabric.controller.Main", "--data-dir", self.data_dir,
-               "--netcfg", self.netcfg_path, "--http-port", str(self.http_port), "--token-file", self.token_file,
-               "--p4info", P4INFO, "--p4-device-config", self.device_config]
+               "--netcfg", self.netcfg_path, "--http-port", str(self.http_port), "--token-file", self.token_file]
+        if self.pipeline:
+            if not os.path.exists(self.device_config):
+                bundle(self.device_config)
+            cmd += ["--p4info", P4INFO, "--p4-device-config", self.device_config]
         if self.kafka:
             cmd += ["--kafka", self.kafka]
         env = dict(os.environ)

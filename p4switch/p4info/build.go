@@ -125,6 +125,7 @@ func Build(p *interp.Program) (*p4configv1.P4Info, *IDs, error) {
 		o := p.Info.Global.Lookup(sd.Name)
 		ch := &ctrlHdr{name: name, decl: sd, st: o.Type.(*check.Struct)}
 		ch.sym = st.add(pre(p4configv1.P4Ids_CONTROLLER_HEADER), name, sd.Annos)
+		ch.sym.idName = typeControlPlaneName(sd)
 		ctrlHdrs = append(ctrlHdrs, ch)
 	}
 	st.assign()
@@ -422,4 +423,13 @@ func sameSignature(a, b *interp.Action) error {
 		}
 	}
 	return nil
+}
+
+// typeControlPlaneName is a type's name as p4c's symbol table knows it: its
+// @name without a leading dot, else its declared name.
+func typeControlPlaneName(sd *ast.StructDecl) string {
+	if n, ok := sd.Annos.String("name"); ok {
+		return strings.TrimPrefix(n, ".")
+	}
+	return sd.Name
 }

@@ -15,9 +15,20 @@ import (
 // symbol is one P4Runtime-visible object.
 type symbol struct {
 	prefix uint32
-	name   string
+	name   string // the P4Info name
+	idName string // the name the id is hashed from, when it is not name
 	annos  ast.Annotations
 	id     uint32
+}
+
+// hashed is the name the symbol's id comes from. p4c names a controller
+// header in P4Info by its @controller_header string but keys it in its
+// symbol table (and so hashes and sorts it) by the header type's name.
+func (s *symbol) hashed() string {
+	if s.idName != "" {
+		return s.idName
+	}
+	return s.name
 }
 
 type symbolTable struct {
@@ -87,9 +98,9 @@ func (t *symbolTable) assign() {
 	sort.Slice(prefixes, func(i, j int) bool { return prefixes[i] < prefixes[j] })
 	for _, p := range prefixes {
 		ss := byPrefix[p]
-		sort.Slice(ss, func(i, j int) bool { return ss[i].name < ss[j].name })
+		sort.Slice(ss, func(i, j int) bool { return ss[i].hashed() < ss[j].hashed() })
 		for _, s := range ss {
-			h := jenkins(s.name)
+			h := jenkins(s.hashed())
 			v := h
 			for {
 				id := p<<24 | v&0xffffff

@@ -4,19 +4,19 @@
 // (key: the egress AQ id). Configuration is action data of aq_table, state is
 // in registers indexed by the entry's slot, and the whole read-update-decide-
 // write sequence is one action:
-//   gap = max(0, gap - Δt * rate) + size        (Algorithm 1)
-//   gap > limit: gap -= size, drop              (Algorithm 2, strict >)
+//   gap = max(0, gap - Δt * rate) + packet_size   (Algorithm 1)
+//   gap > limit: gap -= packet_size, drop         (Algorithm 2, strict >)
 //   else ECN type and gap > ecn_threshold: mark CE
 //   else DELAY type: vdelay += gap / rate
 // rate_fp is bytes/µs * 2^16, inv_rate_fp is (1000 / bytes-per-µs) * 2^16, so
-// the virtual delay is in ns without a division. size is the IPv4 total length.
+// the virtual delay is in ns without a division. packet_size is the IPv4 total length.
 #ifndef __FAIRFABRIC_AUGMENTED_QUEUE__
 #define __FAIRFABRIC_AUGMENTED_QUEUE__
 
 control AugmentedQueue(inout local_metadata_t meta,
                        in aq_id_t aq_id,
                        in timestamp_t now,
-                       in bit<32> size) {
+                       in bit<32> packet_size) {
     register<bit<32>>(AQ_STATE_SIZE) aq_gap;
     register<timestamp_t>(AQ_STATE_SIZE) aq_last_time;
     counter(AQ_STATE_SIZE, CounterType.packets_and_bytes) aq_admitted;
@@ -40,11 +40,11 @@ control AugmentedQueue(inout local_metadata_t meta,
         if ((bit<64>) gap > drain) {
             new_gap = (bit<64>) gap - drain;
         }
-        new_gap = new_gap + (bit<64>) size;
+        new_gap = new_gap + (bit<64>) packet_size;
         meta.aq_drop = false;
         meta.aq_mark = false;
         if (new_gap > (bit<64>) limit) {
-            new_gap = new_gap - (bit<64>) size;
+            new_gap = new_gap - (bit<64>) packet_size;
             meta.aq_drop = true;
         } else if (cc_type == AQ_CC_ECN) {
             meta.aq_mark = new_gap > (bit<64>) ecn_threshold;
@@ -56,6 +56,7 @@ control AugmentedQueue(inout local_metadata_t meta,
         aq_last_time.write(index, now);
     }
 
+    direct_counter(CounterType.packets_and_bytes) aq_table_counter;
     table aq_table {
         key = {
             aq_id: exact @name("aq_id");
@@ -66,6 +67,7 @@ control AugmentedQueue(inout local_metadata_t meta,
         }
         default_action = NoAction();
         size = AQ_TABLE_SIZE;
+        counters = aq_table_counter;
     }
 
     apply {
@@ -95,6 +97,7 @@ control AqClassifyOutbound(in headers_t hdr, inout local_metadata_t meta) {
         meta.egr_aq_id = egr_aq_id;
     }
 
+    direct_counter(CounterType.packets_and_bytes) aq_classify_outbound_counter;
     table aq_classify_outbound {
         key = {
             hdr.ipv4.src_addr: exact;
@@ -105,6 +108,7 @@ control AqClassifyOutbound(in headers_t hdr, inout local_metadata_t meta) {
         }
         default_action = NoAction();
         size = AQ_CLASSIFIER_TABLE_SIZE;
+        counters = aq_classify_outbound_counter;
     }
 
     apply {
@@ -117,6 +121,7 @@ control AqClassifyInbound(in headers_t hdr, inout local_metadata_t meta) {
         meta.egr_aq_id = egr_aq_id;
     }
 
+    direct_counter(CounterType.packets_and_bytes) aq_classify_inbound_counter;
     table aq_classify_inbound {
         key = {
             hdr.ipv4.dst_addr: exact;
@@ -127,6 +132,7 @@ control AqClassifyInbound(in headers_t hdr, inout local_metadata_t meta) {
         }
         default_action = NoAction();
         size = AQ_CLASSIFIER_TABLE_SIZE;
+        counters = aq_classify_inbound_counter;
     }
 
     apply {

@@ -32,7 +32,7 @@ control FailureDetection(inout headers_t hdr,
         bad_batches.read(bads, index);
         good_batches.read(goods, index);
         failed_ports.read(failed, 0);
-        bit<64> mask = ((bit<64>) 1) << ((bit<16>) port);
+        bit<64> mask = port_failed_mask(port);
         if (bad) {
             if (bads != 0xFF) {
                 bads = bads + 1;

@@ -13,9 +13,7 @@ control PortUtilization(inout local_metadata_t meta,
         if (standard_metadata.instance_type != PKT_INSTANCE_TYPE_RECIRC) {
             return;
         }
-        bit<16> shift = ((bit<16>) meta.report_port) << 1;
-        bit<128> colors = meta.port_colors & ~(((bit<128>) 3) << shift);
-        colors = colors | (((bit<128>) ((bit<2>) meta.report_value)) << shift);
+        bit<128> colors = with_port_color(meta.port_colors, meta.report_port, (bit<2>) meta.report_value);
         port_utilizations.write(0, colors);
         meta.port_colors = colors;
         standard_metadata.egress_spec = CPU_PORT;

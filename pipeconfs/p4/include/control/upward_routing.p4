@@ -37,6 +37,7 @@ control UpwardRouting(inout headers_t hdr,
         meta.has_util_port = true;
     }
 
+    direct_counter(CounterType.packets_and_bytes) up_delay_counter;
     table up_delay {
         key = {
             hdr.ipv4.dst_addr: ternary;
@@ -50,8 +51,10 @@ control UpwardRouting(inout headers_t hdr,
         default_action = NoAction();
         implementation = up_delay_selector;
         size = UPWARD_TABLE_SIZE;
+        counters = up_delay_counter;
     }
 
+    direct_counter(CounterType.packets_and_bytes) up_queue_counter;
     table up_queue {
         key = {
             hdr.ipv4.dst_addr: ternary;
@@ -65,8 +68,10 @@ control UpwardRouting(inout headers_t hdr,
         default_action = NoAction();
         implementation = up_queue_selector;
         size = UPWARD_TABLE_SIZE;
+        counters = up_queue_counter;
     }
 
+    direct_counter(CounterType.packets_and_bytes) up_util_counter;
     table up_util {
         key = {
             hdr.ipv4.dst_addr: ternary;
@@ -80,6 +85,7 @@ control UpwardRouting(inout headers_t hdr,
         default_action = NoAction();
         implementation = up_util_selector;
         size = UPWARD_TABLE_SIZE;
+        counters = up_util_counter;
     }
 
     apply {
@@ -119,13 +125,13 @@ control UpwardRouting(inout headers_t hdr,
             flowlet_port.read(last_word, flowlet_index);
             flowlet_last_seen.write(flowlet_index, meta.now_ingress);
             port_t last_port = last_word[8:0];
-            bool last_failed = ((meta.failed_ports >> ((bit<16>) last_port)) & 1) == 1;
+            bool last_failed = port_failed(meta.failed_ports, last_port);
             bool new_flowlet = last_word[15:15] == 0
                 || (meta.now_ingress - last_seen) > FLOWLET_GAP_US
                 || last_failed;
             if (new_flowlet) {
                 if (low_delay_class) {
-                    bit<2> status = (bit<2>) (meta.port_colors >> (((bit<16>) meta.low_delay_port) << 1));
+                    bit<2> status = port_color(meta.port_colors, meta.low_delay_port);
                     if (status == COLOR_GREEN) {
                         chosen = meta.low_delay_port;
                     } else if (status == COLOR_YELLOW) {
@@ -134,7 +140,7 @@ control UpwardRouting(inout headers_t hdr,
                         chosen = meta.low_util_port;
                     }
                 } else {
-                    bit<2> status = (bit<2>) (meta.port_colors >> (((bit<16>) meta.low_util_port) << 1));
+                    bit<2> status = port_color(meta.port_colors, meta.low_util_port);
                     if (status == COLOR_GREEN) {
                         chosen = meta.low_util_port;
                     } else if (status == COLOR_YELLOW) {
@@ -151,12 +157,12 @@ control UpwardRouting(inout headers_t hdr,
 
         // Local fast failover: skip failed uplinks among the candidates; if
         // all failed, resubmit with another hash salt a few times, then drop.
-        if (((meta.failed_ports >> ((bit<16>) chosen)) & 1) == 1) {
-            if (((meta.failed_ports >> ((bit<16>) meta.low_queue_port)) & 1) == 0) {
+        if (port_failed(meta.failed_ports, chosen)) {
+            if (!port_failed(meta.failed_ports, meta.low_queue_port)) {
                 chosen = meta.low_queue_port;
-            } else if (((meta.failed_ports >> ((bit<16>) meta.low_util_port)) & 1) == 0) {
+            } else if (!port_failed(meta.failed_ports, meta.low_util_port)) {
                 chosen = meta.low_util_port;
-            } else if (((meta.failed_ports >> ((bit<16>) meta.low_delay_port)) & 1) == 0) {
+            } else if (!port_failed(meta.failed_ports, meta.low_delay_port)) {
                 chosen = meta.low_delay_port;
             } else {
                 if (meta.failover_tries < MAX_FAILOVER_TRIES) {

@@ -29,10 +29,7 @@ public final class HostJson {
         String ip = Rules.ipv4("ip", f.requiredString("ip"));
         String mac = Rules.mac("mac", f.requiredString("mac"));
         JsonFields loc = f.requiredObject("location", LOCATION);
-        String device = loc.requiredString("device");
-        if (device.isBlank()) {
-            throw new org.fairfabric.api.error.ValidationException(loc.path("device"), "must not be blank");
-        }
+        String device = Rules.text(loc.path("device"), loc.requiredString("device"), 0);
         int port = Rules.port(loc.path("port"), loc.requiredInteger("port"));
         return new HostDto(id, tenantId, ip, mac, new LocationDto(device, port));
     }

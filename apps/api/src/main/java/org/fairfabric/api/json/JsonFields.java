@@ -39,8 +39,14 @@ public final class JsonFields {
         return new JsonFields(node, prefix);
     }
 
+    /** True when the field is present with a value other than JSON null. */
     public boolean has(String name) {
         return node.has(name) && !node.get(name).isNull();
+    }
+
+    /** True when the field is present as JSON null (only nullable fields may be: see {@link #value}). */
+    public boolean isNull(String name) {
+        return node.has(name) && node.get(name).isNull();
     }
 
     public String path(String name) {
@@ -60,7 +66,7 @@ public final class JsonFields {
     }
 
     public String optionalString(String name) {
-        JsonNode v = value(name);
+        JsonNode v = value(name, "a string");
         if (v == null) {
             return null;
         }
@@ -79,7 +85,7 @@ public final class JsonFields {
     }
 
     public Double optionalNumber(String name) {
-        JsonNode v = value(name);
+        JsonNode v = value(name, "a number");
         if (v == null) {
             return null;
         }
@@ -98,7 +104,7 @@ public final class JsonFields {
     }
 
     public Long optionalInteger(String name) {
-        JsonNode v = value(name);
+        JsonNode v = value(name, "an integer");
         if (v == null) {
             return null;
         }
@@ -108,8 +114,19 @@ public final class JsonFields {
         return v.longValue();
     }
 
+    public boolean requiredBoolean(String name) {
+        JsonNode v = value(name, "true or false");
+        if (v == null) {
+            throw missing(name);
+        }
+        if (!v.isBoolean()) {
+            throw wrongType(name, "true or false", v);
+        }
+        return v.booleanValue();
+    }
+
     public JsonFields requiredObject(String name, Set<String> allowed) {
-        JsonNode v = value(name);
+        JsonNode v = value(name, "an object");
         if (v == null) {
             throw missing(name);
         }
@@ -119,9 +136,16 @@ public final class JsonFields {
         return of(v, prefix + name + ".", prefix + name, allowed);
     }
 
-    private JsonNode value(String name) {
+    /**
+     * The field's value, null when absent. An explicit JSON null is a wrong type (400): the API's
+     * schema makes no request field nullable except those a caller checks with {@link #isNull} first.
+     */
+    private JsonNode value(String name, String expected) {
         JsonNode v = node.get(name);
-        return v == null || v.isNull() ? null : v;
+        if (v != null && v.isNull()) {
+            throw wrongType(name, expected, v);
+        }
+        return v;
     }
 
     private ValidationException missing(String name) {
@@ -135,6 +159,9 @@ public final class JsonFields {
     private static String kind(JsonNode n) {
         if (n == null || n.isMissingNode()) {
             return "nothing";
+        }
+        if (n.isNull()) {
+            return "null";
         }
         return n.getNodeType().toString().toLowerCase() + " " + abbreviate(n.toString());
     }

@@ -8,6 +8,7 @@ import org.fairfabric.api.error.ValidationException;
 /**
  * Tenants from JSON. Create: {@code {"id", "name"?, "weight", "minBandwidthBps"?}}. Update: any of
  * {@code name, weight, minBandwidthBps}; {@code "minBandwidthBps": null} removes the guarantee.
+ * JSON null anywhere else is a wrong type (400), as the OpenAPI schemas make no other field nullable.
  */
 public final class TenantJson {
     private static final Set<String> CREATE = Set.of("id", "name", "weight", "minBandwidthBps");
@@ -19,10 +20,11 @@ public final class TenantJson {
     public static TenantDto create(JsonNode body) {
         JsonFields f = JsonFields.root(body, CREATE);
         String id = Rules.id("id", f.requiredString("id"));
-        String name = f.has("name") ? Rules.name("name", f.optionalString("name")) : id;
+        String name = f.optionalString("name");
         double weight = Rules.weight("weight", f.requiredNumber("weight"));
-        Long min = f.has("minBandwidthBps") ? Rules.bandwidth("minBandwidthBps", f.optionalInteger("minBandwidthBps")) : null;
-        return new TenantDto(id, name, weight, min);
+        Long min = f.optionalInteger("minBandwidthBps");
+        return new TenantDto(id, name == null ? id : Rules.name("name", name), weight,
+                min == null ? null : Rules.bandwidth("minBandwidthBps", min));
     }
 
     public static TenantDto update(JsonNode body, TenantDto current) {
@@ -30,15 +32,15 @@ public final class TenantJson {
         if (f.isEmpty()) {
             throw new ValidationException(null, "nothing to update: give at least one of name, weight, minBandwidthBps");
         }
-        String name = f.has("name") ? Rules.name("name", f.optionalString("name")) : current.name;
-        double weight = body.has("weight") ? Rules.weight("weight", f.requiredNumber("weight")) : current.weight;
         Long min = current.minBandwidthBps;
-        if (body.has("minBandwidthBps")) {
-            min = f.has("minBandwidthBps") ? Rules.bandwidth("minBandwidthBps", f.optionalInteger("minBandwidthBps")) : null;
+        if (f.isNull("minBandwidthBps")) {
+            min = null;
+        } else if (f.has("minBandwidthBps")) {
+            min = Rules.bandwidth("minBandwidthBps", f.optionalInteger("minBandwidthBps"));
         }
-        if (body.has("name") && !f.has("name")) {
-            throw new ValidationException("name", "cannot be null");
-        }
-        return new TenantDto(current.id, name, weight, min);
+        String name = f.optionalString("name");
+        Double weight = f.optionalNumber("weight");
+        return new TenantDto(current.id, name == null ? current.name : Rules.name("name", name),
+                weight == null ? current.weight : Rules.weight("weight", weight), min);
     }
 }

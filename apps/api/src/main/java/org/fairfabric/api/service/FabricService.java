@@ -33,11 +33,20 @@ public final class FabricService {
     private long lastSessionNumber;
 
     public FabricService(FabricStore store, NetworkConfigValidator configValidator, EventLog events) {
+        this(store, configValidator, events, DeviceCatalog.NONE);
+    }
+
+    /**
+     * {@code catalogWithoutConfig} decides host attachment while no network configuration is
+     * stored: {@link DeviceCatalog#NONE} in embedded mode; ONOS knows its devices without one.
+     */
+    public FabricService(FabricStore store, NetworkConfigValidator configValidator, EventLog events,
+                         DeviceCatalog catalogWithoutConfig) {
         this.store = Objects.requireNonNull(store);
         this.configValidator = Objects.requireNonNull(configValidator);
         this.events = Objects.requireNonNull(events);
         this.state = store.load();
-        this.catalog = state.networkConfig().map(configValidator::validate).orElse(DeviceCatalog.NONE);
+        this.catalog = state.networkConfig().map(configValidator::validate).orElse(Objects.requireNonNull(catalogWithoutConfig));
     }
 
     public EventLog events() {

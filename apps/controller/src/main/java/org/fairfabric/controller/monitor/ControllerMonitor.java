@@ -16,7 +16,8 @@ import org.fairfabric.api.error.ApiException;
 import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
-import org.fairfabric.controller.alloc.AllocationService;
+import org.fairfabric.controller.alloc.AllocationComponent;
+import org.fairfabric.controller.component.Component;
 import org.fairfabric.controller.kafka.KafkaClients;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.p4rt.DeviceAgent;
@@ -70,6 +71,11 @@ public final class ControllerMonitor implements AutoCloseable {
         throw new IllegalArgumentException(PERIOD_ENV + " must be a whole number of ms > 0, not '" + v + "'");
     }
 
+    /** The bus component that publishes the data-plane reports (register it on the control bus). */
+    public Component dataplaneEvents() {
+        return new DataplaneEventsComponent(this);
+    }
+
     public MonitorView view() {
         return view;
     }
@@ -95,7 +101,7 @@ public final class ControllerMonitor implements AutoCloseable {
      * @param agents the connected switches
      */
     public void start(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
-                      Supplier<Map<String, DeviceAgent>> agents, P4Info p4info, AllocationService allocation) {
+                      Supplier<Map<String, DeviceAgent>> agents, P4Info p4info, AllocationComponent allocation) {
         Optional<PortCounterIds> ids = p4info == null ? Optional.empty() : PortCounterIds.of(p4info);
         if (ids.isPresent()) {
             poller = new PortStatsPoller(agents, device -> ports(config.get(), device), ids.get(), producer,
@@ -131,8 +137,8 @@ public final class ControllerMonitor implements AutoCloseable {
         reader.start();
     }
 
-    /** Called once the network configuration is in force. */
-    public void configurationApplied() {
+    /** The configuration in force changed. */
+    void topologyChanged() {
         if (catalog != null) {
             catalog.changed();
         }

@@ -10,12 +10,30 @@ public final class Reply {
     public final String contentType;
     public final String body;
     public final String location;
+    /** The methods a 405 names in its Allow header. */
+    public final String allow;
+    /** Ask the client to close the connection after this answer (a body was left unread). */
+    public final boolean closeConnection;
 
     private Reply(int status, String contentType, String body, String location) {
+        this(status, contentType, body, location, null, false);
+    }
+
+    private Reply(int status, String contentType, String body, String location, String allow, boolean closeConnection) {
         this.status = status;
         this.contentType = contentType;
         this.body = body;
         this.location = location;
+        this.allow = allow;
+        this.closeConnection = closeConnection;
+    }
+
+    public Reply allowing(String methods) {
+        return new Reply(status, contentType, body, location, methods, closeConnection);
+    }
+
+    public Reply closingConnection() {
+        return new Reply(status, contentType, body, location, allow, true);
     }
 
     public static Reply ok(Object value) {

@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 
 /** Checks shared by the Mininet fabric tests. */
 final class FabricChecks {
-    static final Set<String> METRICS = Set.of("DELAY", "QUEUE_DEPTH", "LINK_UTILIZATION");
+    static final Set<String> METRICS = Set.of("hop-delay", "queue-depth", "link-utilisation");
 
     private FabricChecks() {
     }

@@ -123,7 +123,7 @@ class LeafSpineFabricTest extends FabricTestBase {
                     && e.path("subject").asText().equals("device:cjleaf1") && e.path("detail").path("toLevel").asInt() > 0,
                     20, "routing-group move of cjleaf1 to a lower level");
             for (JsonNode m : moves) {
-                assertEquals("QUEUE_DEPTH", m.path("detail").path("metric").asText(), m.toString());
+                assertEquals("queue-depth", m.path("detail").path("metric").asText(), m.toString());
                 assertTrue(Set.of(5, 6, 7, 8).contains(m.path("detail").path("port").asInt()), m.toString());
             }
             List<JsonNode> downs = ctl.eventsAfter(after).stream().filter(e -> e.path("type").asText().equals("link.state")

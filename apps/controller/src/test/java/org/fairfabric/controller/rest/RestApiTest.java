@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.net.HttpURLConnection;
+import java.net.Socket;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -161,5 +166,81 @@ class RestApiTest {
             }
         }
         assertEquals(routes, documented);
+    }
+
+    @Test
+    void methodsAPathDoesNotHaveAre405WithAllow() throws Exception {
+        HttpURLConnection c = open("PUT", "/api/v1/tenants/blue");
+        assertEquals(405, c.getResponseCode());
+        assertEquals("DELETE, GET, HEAD, PATCH", c.getHeaderField("Allow"));
+        assertJsonError(405, c);
+        HttpURLConnection events = open("POST", "/api/v1/events");
+        assertEquals(405, events.getResponseCode());
+        assertEquals("GET, HEAD", events.getHeaderField("Allow"));
+    }
+
+    @Test
+    void headAnswersWhatGetWouldWithoutTheBody() throws Exception {
+        String body = http.get("/api/v1/topology").body;
+        HttpURLConnection c = open("HEAD", "/api/v1/topology");
+        assertEquals(200, c.getResponseCode());
+        assertEquals(body.getBytes(StandardCharsets.UTF_8).length, c.getContentLengthLong());
+        assertTrue(c.getContentType().startsWith("application/json"), c.getContentType());
+        assertEquals(0, c.getInputStream().readAllBytes().length);
+        assertEquals(404, open("HEAD", "/api/v1/tenants/nobody").getResponseCode());
+    }
+
+    @Test
+    void jsonNullIsAWrongTypeExceptWhereNullable() {
+        HttpJson.Answer refused = http.send("POST", "/api/v1/tenants", "{\"id\":\"red\",\"weight\":1,\"minBandwidthBps\":null}");
+        assertEquals(400, refused.status, refused.body);
+        assertEquals("minBandwidthBps", refused.json().get("field").asText());
+        assertEquals(400, http.send("POST", "/api/v1/tenants", "{\"id\":\"red\",\"weight\":1,\"name\":null}").status);
+        assertEquals(201, http.send("POST", "/api/v1/tenants", "{\"id\":\"red\",\"weight\":1,\"minBandwidthBps\":5}").status);
+        HttpJson.Answer cleared = http.send("PATCH", "/api/v1/tenants/red", "{\"minBandwidthBps\":null}");
+        assertEquals(200, cleared.status, cleared.body);
+        assertTrue(cleared.json().get("minBandwidthBps").isNull());
+        assertEquals(400, http.send("PATCH", "/api/v1/tenants/red", "{\"weight\":null}").status);
+    }
+
+    /** URLs Jetty itself refuses, and requests it cannot parse, get the API's JSON error too. */
+    @Test
+    void requestsTheHttpServerRefusesGetTheJsonErrorShape() throws Exception {
+        for (String path : List.of("/api/v1/tenants/a%2Fb", "/api/v1/tenants/%00x", "/api/v1/tenants/%C3%28", "/api/v1/tenants/%0B%C2%B7")) {
+            for (String method : List.of("GET", "DELETE", "POST")) {
+                HttpURLConnection c = open(method, path);
+                int status = c.getResponseCode();
+                assertTrue(status == 400 || status == 404, method + " " + path + " -> " + status);
+                assertJsonError(status, c);
+            }
+        }
+        URI base = URI.create(controller.baseUrl());
+        for (String requestLine : List.of("GET /api/v1/tenants/\u00e9\u0001 HTTP/1.1", "GET /api/v1/tenants/x\ty HTTP/1.1", "BAD\u0000 / HTTP/1.1")) {
+            try (Socket s = new Socket(base.getHost(), base.getPort())) {
+                s.getOutputStream().write((requestLine + "\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(answer.startsWith("HTTP/1.1 400"), requestLine + " -> " + answer);
+                assertTrue(answer.toLowerCase(Locale.ROOT).contains("content-type: application/json"), answer);
+                JsonNode err = Json.parse(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+                assertEquals(400, err.get("status").asInt(), answer);
+                assertTrue(err.has("field") && err.get("field").isNull(), answer);
+                assertTrue(!err.get("message").asText().isBlank(), answer);
+            }
+        }
+    }
+
+    private HttpURLConnection open(String method, String path) throws Exception {
+        HttpURLConnection c = (HttpURLConnection) new URL(controller.baseUrl() + path).openConnection();
+        c.setRequestMethod(method);
+        c.setRequestProperty("Authorization", "Bearer " + TOKEN);
+        return c;
+    }
+
+    private static void assertJsonError(int status, HttpURLConnection c) throws Exception {
+        assertTrue(c.getContentType() != null && c.getContentType().startsWith("application/json"), String.valueOf(c.getContentType()));
+        JsonNode err = Json.parse(new String(c.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        assertEquals(status, err.get("status").asInt(), err.toString());
+        assertTrue(err.has("field"), err.toString());
+        assertTrue(!err.get("message").asText().isBlank(), err.toString());
     }
 }

@@ -1,0 +1,86 @@
+// The selection panel: what the controller knows about one link, switch, host or session.
+import { bps, esc, percent, shortId } from "./format.js";
+import { groupLevels, metricName, sessionsOnLink } from "./model.js";
+
+const METRICS = ["queue-depth", "link-utilisation", "hop-delay"];
+
+function table(head, rows) {
+  return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>`
+    + rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("") + "</tbody></table>";
+}
+
+function sessionLink(id) {
+  return `<button type="button" class="link-like" data-session="${esc(id)}">${esc(id)}</button>`;
+}
+
+export function linkDetails(l, snap, monitorOn) {
+  if (l.kind === "host") {
+    return `<h3>Host link</h3><p>${esc(shortId(l.a))} port ${l.ends[0].port} — ${esc(l.b.slice(5))}</p>`
+      + `<p class="hint">Host links carry no capacity in the network configuration.</p>`;
+  }
+  const rows = l.dirs.map((d) => {
+    const on = sessionsOnLink(snap.allocations, d.src.device, d.dst.device);
+    const lv = groupLevels(snap.routingGroups, d.src.device, d.src.port);
+    return [
+      esc(shortId(d.src.device) + "/" + d.src.port + " → " + shortId(d.dst.device) + "/" + d.dst.port),
+      d.up ? "up" : "<b class=\"bad\">failed</b>",
+      bps(d.capacityBps),
+      l.util == null ? "no data" : bps(d.load) + " (" + percent(d.load / d.capacityBps) + ")",
+      ((ids) => String(ids.length) + (ids.length ? " (" + ids.map(sessionLink).join(" ") + ")" : ""))([...new Set(on.map((s) => s.sessionId))]),
+      d.drops == null ? (monitorOn ? "0" : "—") : String(d.drops),
+      METRICS.map((m) => (lv[m] == null ? "—" : "L" + lv[m])).join(" / "),
+    ];
+  });
+  return `<h3>Link ${esc(l.id)}</h3>`
+    + table(["direction", "state", "capacity", "load", "n_e (sessions)", "drops", "group level q / u / d"], rows)
+    + `<p class="actions"><button type="button" data-action="link-down" data-device="${esc(l.ends[0].device)}" data-port="${l.ends[0].port}">Fail link</button>`
+    + ` <button type="button" data-action="link-up" data-device="${esc(l.ends[0].device)}" data-port="${l.ends[0].port}">Restore link</button>`
+    + ` <small>(emulated fabric only)</small></p>`
+    + (monitorOn ? "" : `<p class="hint">Loads and drops come from the monitor (GET /api/v1/monitor/links); it does not answer.</p>`);
+}
+
+export function switchDetails(s, snap, monitorPorts) {
+  const dev = snap.topology.devices.find((d) => d.id === s.id) || {};
+  const groups = snap.routingGroups.filter((g) => g.device === s.id)
+    .sort((a, b) => a.metric.localeCompare(b.metric) || a.level - b.level);
+  const out = [`<h3>Switch ${esc(shortId(s.id))}</h3>`,
+    `<p>${esc(s.role)} · ${dev.available ? "connected" : "<b class=\"bad\">unavailable</b>"} · <code>${esc(dev.managementAddress || "")}</code></p>`,
+    "<h4>Routing groups (P4TE)</h4>",
+    groups.length ? table(["metric", "level", "ports"], groups.map((g) => [esc(metricName(g.metric)), "L" + g.level, esc(g.ports.join(", "))]))
+      : `<p class="hint">none (the switch has no uplinks, or the P4TE loop has not reported)</p>`,
+    "<h4>AQ entries</h4>"];
+  const aqs = snap.allocations.filter((a) => a.paths.some((p) => (p.devices || [])[0] === s.id));
+  out.push(aqs.length
+    ? table(["session", "tenant", "rate"], aqs.map((a) => [sessionLink(a.sessionId), esc(a.tenantId), bps(a.totalBps)]))
+      + `<p class="hint">Sessions that enter the fabric here (their Augmented Queues sit on this switch when the sender has no shim).</p>`
+    : `<p class="hint">no allocated session enters the fabric here</p>`);
+  out.push("<h4>Counters</h4>");
+  const ports = monitorPorts && monitorPorts.get(s.id);
+  out.push(ports ? table(["port", "rx", "tx", "drops", "queue"], ports.map((p) => [p.port, p.rx_bytes ?? "", p.tx_bytes ?? "", p.drops ?? "", p.qdepth ?? ""]))
+    : `<p class="hint">no port counters: they come from the monitor, which does not answer</p>`);
+  return out.join("");
+}
+
+export function hostDetails(h, snap) {
+  const ids = new Set(h.tenantHosts.map((t) => t.id));
+  const sessions = snap.sessions.filter((s) => ids.has(s.srcHost) || ids.has(s.dstHost));
+  return `<h3>Host ${esc(h.label)}</h3>`
+    + `<p>${esc(h.ips.join(", "))} · ${esc(h.mac || "")} · on ${esc(shortId(h.device))} port ${h.port}</p>`
+    + `<p>host shim: <b>${h.shim ? "runs here" : "not running (AQs at the first switch enforce the rates)"}</b></p>`
+    + "<h4>VMs (tenants' hosts here)</h4>"
+    + (h.tenantHosts.length ? table(["id", "tenant", "ip"], h.tenantHosts.map((t) => [esc(t.id), esc(t.tenantId), esc(t.ip)])) : `<p class="hint">none provisioned</p>`)
+    + "<h4>Sessions</h4>"
+    + (sessions.length ? table(["session", "from", "to"], sessions.map((s) => [sessionLink(s.id), esc(s.srcHost), esc(s.dstHost)])) : `<p class="hint">none</p>`);
+}
+
+export function sessionDetails(id, snap) {
+  const s = snap.sessions.find((x) => x.id === id);
+  if (!s) return `<p class="hint">session ${esc(id)} is gone</p>`;
+  const a = snap.allocations.find((x) => x.sessionId === id);
+  return `<h3>Session ${esc(id)}</h3><p>${esc(s.tenantId)}: ${esc(s.srcHost)} → ${esc(s.dstHost)}`
+    + (s.demandBps != null ? ` · demand ${bps(s.demandBps)}` : "") + ` · ${esc(s.source || "")}</p>`
+    + (a ? `<p>allocated <b>${bps(a.totalBps)}</b> (round ${esc(a.computedAt || "")})</p>`
+      + table(["path", "rate", "switches"], a.paths.map((p) => [String(p.pathId), bps(p.rateBps), esc((p.devices || []).map(shortId).join(" → "))]))
+      : `<p class="hint">no allocation yet</p>`)
+    + `<p class="actions"><button type="button" data-action="session-delete" data-session="${esc(id)}">Forget session</button></p>`;
+}

@@ -1,0 +1,168 @@
+// The graph the page draws, computed from a stream snapshot (the REST resources) and the network
+// configuration: switches by tier, hosts, and undirected links with both directions' state.
+// Pure functions: tested without a browser (tests/model.test.mjs).
+
+const TIERS = {
+  core: 0, spine: 0,
+  aggregation: 1,
+  edge: 2, leaf: 2,
+};
+
+/** The hosts of the network configuration: {name, ips, mac, device, port, shim}. */
+export function configHosts(netcfg) {
+  const out = [];
+  for (const [key, h] of Object.entries((netcfg && netcfg.hosts) || {})) {
+    const basic = h.basic || {};
+    const loc = (basic.locations || [])[0];
+    if (!loc) continue;
+    const slash = loc.lastIndexOf("/");
+    out.push({
+      name: basic.name || key.split("/")[0],
+      ips: basic.ips || [],
+      mac: key.split("/")[0].toLowerCase(),
+      device: loc.slice(0, slash),
+      port: Number(loc.slice(slash + 1)),
+      shim: Boolean(h.fairfabric && h.fairfabric.shim),
+    });
+  }
+  return out;
+}
+
+function locKey(device, port) {
+  return device + "/" + port;
+}
+
+/** A directed link's load: the monitor's figure for it when it has one, else /topology's. */
+function loadOf(link, monitorLinks) {
+  const m = monitorLinks && monitorLinks.get(link.id);
+  if (m && m.loadBps != null) return { load: m.loadBps, drops: m.drops ?? null };
+  return { load: link.loadBps, drops: null };
+}
+
+/**
+ * Builds {switches, hosts, links, kind}:
+ *  switches: {id, role, tier, available}
+ *  hosts:    {id, label, device, port, ips, tenantHosts: [...], shim}
+ *  links:    {id, a, b, ends:[loc, loc], dirs:[directed link...], failed, util, loadBps, capacityBps, kind}
+ * monitorLinks: Map of directed link id -> {loadBps, drops} from the monitor's view, or null.
+ * Loads count as measured when the monitor answers or any link carries a load: before the
+ * monitor exists every /topology load is 0, which would paint an idle-looking fabric.
+ */
+export function buildModel(snapshot, netcfg, monitorLinks) {
+  const topo = snapshot.topology;
+  const roles = new Set(topo.devices.map((d) => d.role));
+  const kind = roles.has("core") || roles.has("aggregation") ? "fattree" : roles.has("spine") ? "leafspine" : "other";
+  const switches = topo.devices.map((d) => ({ id: d.id, role: d.role, tier: TIERS[d.role] ?? 1, available: d.available }));
+
+  const hostsByLoc = new Map();
+  for (const h of configHosts(netcfg)) {
+    hostsByLoc.set(locKey(h.device, h.port), {
+      id: "host:" + h.name, label: h.name, device: h.device, port: h.port, ips: h.ips, mac: h.mac, tenantHosts: [], shim: h.shim,
+    });
+  }
+  for (const th of topo.hosts) {
+    const k = locKey(th.location.device, th.location.port);
+    let h = hostsByLoc.get(k);
+    if (!h) {
+      h = { id: "host:" + th.id, label: th.id, device: th.location.device, port: th.location.port, ips: [], mac: th.mac, tenantHosts: [], shim: false };
+      hostsByLoc.set(k, h);
+    }
+    h.tenantHosts.push(th);
+  }
+  const hosts = [...hostsByLoc.values()];
+
+  const pairs = new Map();
+  for (const l of topo.links) {
+    const ea = locKey(l.src.device, l.src.port);
+    const eb = locKey(l.dst.device, l.dst.port);
+    const key = ea < eb ? ea + "-" + eb : eb + "-" + ea;
+    let p = pairs.get(key);
+    if (!p) {
+      const [first, second] = ea < eb ? [l.src, l.dst] : [l.dst, l.src];
+      p = { id: key, a: first.device, b: second.device, ends: [first, second], dirs: [], kind: "fabric" };
+      pairs.set(key, p);
+    }
+    p.dirs.push({ ...l, ...loadOf(l, monitorLinks) });
+  }
+  const links = [...pairs.values()];
+  const measured = monitorLinks != null || topo.links.some((l) => l.loadBps > 0);
+  for (const p of links) {
+    p.failed = p.dirs.some((d) => !d.up);
+    p.capacityBps = Math.max(...p.dirs.map((d) => d.capacityBps));
+    p.loadBps = Math.max(...p.dirs.map((d) => d.load || 0));
+    p.util = measured && p.capacityBps > 0 ? p.loadBps / p.capacityBps : null;
+  }
+  for (const h of hosts) {
+    links.push({
+      id: locKey(h.device, h.port) + "-" + h.id, a: h.device, b: h.id, ends: [{ device: h.device, port: h.port }, { device: h.id, port: 0 }],
+      dirs: [], kind: "host", failed: false, capacityBps: null, loadBps: null, util: null,
+    });
+  }
+  return { kind, switches, hosts, links };
+}
+
+/**
+ * Positions for a data-center fabric: one row per tier (core/spine on top, hosts at the bottom),
+ * each row spread over the width in id order; hosts under their switch.
+ */
+export function layout(model, width, height = 700) {
+  const rows = [[], [], []];
+  for (const s of model.switches) rows[s.tier].push(s);
+  const used = rows.filter((r) => r.length > 0);
+  const pos = {};
+  // rows fill the height the view has (the hosts' row and its labels below the last)
+  const gapY = Math.max(90, Math.min(260, (height - 140) / Math.max(1, used.length)));
+  used.forEach((row, i) => {
+    row.sort((x, y) => x.id.localeCompare(y.id, "en", { numeric: true }));
+    const step = width / row.length;
+    row.forEach((s, j) => { pos[s.id] = { x: step * (j + 0.5), y: 60 + i * gapY }; });
+  });
+  const hostY = 60 + used.length * gapY - 30;
+  const bySwitch = new Map();
+  for (const h of model.hosts) {
+    if (!bySwitch.has(h.device)) bySwitch.set(h.device, []);
+    bySwitch.get(h.device).push(h);
+  }
+  const lowest = used.length ? used[used.length - 1] : [];
+  const slot = lowest.length ? width / lowest.length : width;
+  for (const [dev, hs] of bySwitch) {
+    hs.sort((x, y) => x.port - y.port);
+    const base = pos[dev] || { x: width / 2 };
+    const spread = Math.min(slot * 0.8, 40 * hs.length);
+    hs.forEach((h, i) => {
+      const off = hs.length === 1 ? 0 : -spread / 2 + (spread * i) / (hs.length - 1);
+      pos[h.id] = { x: base.x + off, y: hostY };
+    });
+  }
+  return pos;
+}
+
+/** Sessions (by id) whose allocated paths cross the directed link from device a to device b. */
+export function sessionsOnLink(allocations, a, b) {
+  const out = [];
+  for (const al of allocations) {
+    for (const p of al.paths) {
+      const d = p.devices || [];
+      for (let i = 0; i + 1 < d.length; i++) {
+        if (d[i] === a && d[i + 1] === b) out.push({ sessionId: al.sessionId, pathId: p.pathId, rateBps: p.rateBps });
+      }
+    }
+  }
+  return out;
+}
+
+const METRIC_NAMES = { QUEUE_DEPTH: "queue-depth", LINK_UTILIZATION: "link-utilisation", DELAY: "hop-delay" };
+
+/** The contract's metric name (queue-depth, link-utilisation, hop-delay) of a metric as a controller reports it. */
+export function metricName(m) {
+  return METRIC_NAMES[m] || m;
+}
+
+/** The routing-group level of each metric that holds the port of the device. */
+export function groupLevels(routingGroups, device, port) {
+  const out = {};
+  for (const g of routingGroups) {
+    if (g.device === device && g.ports.includes(port)) out[metricName(g.metric)] = g.level;
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+package org.fairfabric.onos.fabric;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.onlab.packet.ChassisId;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.ConnectPoint;
+import org.onosproject.net.DefaultAnnotations;
+import org.onosproject.net.DefaultDevice;
+import org.onosproject.net.DefaultLink;
+import org.onosproject.net.DefaultPort;
+import org.onosproject.net.Device;
+import org.onosproject.net.DeviceId;
+import org.onosproject.net.Link;
+import org.onosproject.net.Port;
+import org.onosproject.net.PortNumber;
+import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.link.LinkServiceAdapter;
+import org.onosproject.net.provider.ProviderId;
+import org.onosproject.store.service.StorageService;
+import org.onosproject.store.service.TestStorageService;
+
+/**
+ * A small fabric on onos-api's service adapters: leaf1 and leaf2 (ports 1-4) joined through
+ * spine1 (ports 1-2) by leaf port 3; hosts may attach at leaf ports 1, 2 and 4.
+ */
+public final class TestFabric {
+    static final ProviderId PROVIDER = new ProviderId("test", "fairfabric");
+
+    public final Devices devices = new Devices();
+    public final Links links = new Links();
+    public final StorageService storage = new TestStorageService();
+
+    public TestFabric() {
+        devices.add("device:leaf1", "leaf", 4);
+        devices.add("device:leaf2", "leaf", 4);
+        devices.add("device:spine1", "spine", 2);
+        links.cable("device:leaf1", 3, "device:spine1", 1);
+        links.cable("device:leaf2", 3, "device:spine1", 2);
+    }
+
+    /** A started fabric component over this fabric's services. */
+    public FabricComponent start() {
+        FabricComponent c = new FabricComponent();
+        c.coreService = new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return new DefaultApplicationId(7, name);
+            }
+        };
+        c.storageService = storage;
+        c.deviceService = devices;
+        c.linkService = links;
+        c.activate();
+        return c;
+    }
+
+    public static void stop(FabricComponent c) {
+        c.deactivate();
+    }
+
+    /** Devices with ports, all available. */
+    public static final class Devices extends DeviceServiceAdapter {
+        final Map<DeviceId, Device> byId = new LinkedHashMap<>();
+        final Map<DeviceId, List<Port>> ports = new LinkedHashMap<>();
+
+        void add(String id, String role, int portCount) {
+            DeviceId d = DeviceId.deviceId(id);
+            Device device = new DefaultDevice(PROVIDER, d, Device.Type.SWITCH, "fairfabric", "p4switch", "1", "0",
+                    new ChassisId(), DefaultAnnotations.builder().set("role", role)
+                    .set("managementAddress", "grpc://127.0.0.1:5005" + byId.size() + "?device_id=1").build());
+            byId.put(d, device);
+            List<Port> list = new ArrayList<>();
+            for (int p = 1; p <= portCount; p++) {
+                list.add(new DefaultPort(device, PortNumber.portNumber(p), true));
+            }
+            ports.put(d, list);
+        }
+
+        @Override
+        public Iterable<Device> getDevices() {
+            return new ArrayList<>(byId.values());
+        }
+
+        @Override
+        public int getDeviceCount() {
+            return byId.size();
+        }
+
+        @Override
+        public Device getDevice(DeviceId id) {
+            return byId.get(id);
+        }
+
+        @Override
+        public List<Port> getPorts(DeviceId id) {
+            return ports.getOrDefault(id, List.of());
+        }
+
+        @Override
+        public Port getPort(DeviceId id, PortNumber n) {
+            for (Port p : getPorts(id)) {
+                if (p.number().equals(n)) {
+                    return p;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public Port getPort(ConnectPoint cp) {
+            return getPort(cp.deviceId(), cp.port());
+        }
+
+        @Override
+        public boolean isAvailable(DeviceId id) {
+            return byId.containsKey(id);
+        }
+    }
+
+    /** Bidirectional 100 Mbit/s cables. */
+    public static final class Links extends LinkServiceAdapter {
+        final Set<Link> all = new HashSet<>();
+
+        void cable(String a, int pa, String b, int pb) {
+            ConnectPoint x = new ConnectPoint(DeviceId.deviceId(a), PortNumber.portNumber(pa));
+            ConnectPoint y = new ConnectPoint(DeviceId.deviceId(b), PortNumber.portNumber(pb));
+            all.add(link(x, y));
+            all.add(link(y, x));
+        }
+
+        private static Link link(ConnectPoint src, ConnectPoint dst) {
+            return DefaultLink.builder().providerId(PROVIDER).src(src).dst(dst).type(Link.Type.DIRECT)
+                    .state(Link.State.ACTIVE).annotations(DefaultAnnotations.builder().set("bandwidth", "100").build()).build();
+        }
+
+        @Override
+        public Iterable<Link> getLinks() {
+            return new ArrayList<>(all);
+        }
+
+        @Override
+        public int getLinkCount() {
+            return all.size();
+        }
+
+        @Override
+        public Set<Link> getLinks(ConnectPoint p) {
+            Set<Link> out = new HashSet<>();
+            for (Link l : all) {
+                if (l.src().equals(p) || l.dst().equals(p)) {
+                    out.add(l);
+                }
+            }
+            return out;
+        }
+    }
+}
