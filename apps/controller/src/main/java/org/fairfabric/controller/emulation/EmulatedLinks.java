@@ -80,8 +80,11 @@ public final class EmulatedLinks {
             if (!n.has("port") || n.get("port").isNull()) {
                 throw new ValidationException("port", "is required");
             }
-            if (!n.get("port").isInt()) {
+            if (!n.get("port").isIntegralNumber()) {
                 throw new BadRequestException("port", "must be an integer");
+            }
+            if (!n.get("port").canConvertToInt() || n.get("port").intValue() < 1 || n.get("port").intValue() > 65535) {
+                throw new ValidationException("port", "must be 1-65535, got " + n.get("port").asText());
             }
             if (!n.has("up") || n.get("up").isNull()) {
                 throw new ValidationException("up", "is required");
