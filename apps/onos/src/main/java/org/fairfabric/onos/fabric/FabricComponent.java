@@ -54,6 +54,7 @@ public class FabricComponent implements FairfabricService {
     private final LinkListener linkListener = this::linkChanged;
     private volatile FabricService fabric;
     private volatile NetworkView network;
+    private volatile String run;
 
     @Activate
     protected void activate() {
@@ -63,6 +64,7 @@ public class FabricComponent implements FairfabricService {
                 .withApplicationId(appId)
                 .withSerializer(new Utf8Serializer())
                 .build();
+        run = java.util.UUID.randomUUID().toString().substring(0, 8);
         EventLog events = new EventLog(Clock.systemUTC(), EVENTS_KEPT);
         OnosDeviceCatalog catalog = new OnosDeviceCatalog(deviceService, linkService);
         network = new NetworkView(events);
@@ -88,6 +90,11 @@ public class FabricComponent implements FairfabricService {
     @Override
     public NetworkView network() {
         return network;
+    }
+
+    @Override
+    public String run() {
+        return run;
     }
 
     private void deviceChanged(DeviceEvent event) {
