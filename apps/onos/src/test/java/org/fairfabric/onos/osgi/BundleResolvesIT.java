@@ -137,6 +137,10 @@ class BundleResolvesIT {
         assertNotNull(Jars.entry(bundleJar, "WEB-INF/classes/openapi/openapi.yaml"));
         assertNotNull(Jars.entry(bundleJar, "WEB-INF/classes/p4info.txt"), "the pipeconf's P4Info");
         assertNotNull(Jars.entry(bundleJar, "OSGI-INF/org.fairfabric.pipeconf.PipeconfLoader.xml"), "the pipeconf's component");
+        for (String gui : new String[] {"fairfabricTopov/css.html", "fairfabricTopov/js.html",
+                "app/view/fairfabricTopov/fairfabricTopovOverlay.js", "app/view/fairfabricTopov/fairfabricTopov.css"}) {
+            assertNotNull(Jars.entry(bundleJar, "WEB-INF/classes/" + gui), "GUI resource " + gui);
+        }
     }
 
     /** The component names the bundle's OSGI-INF declares. */
@@ -185,7 +189,7 @@ class BundleResolvesIT {
         headers.put("Bundle-Version", "1.0.0");
         headers.put("Bundle-Activator", StubServicesActivator.class.getName());
         headers.put("Import-Package", "org.osgi.framework,org.onosproject.core,org.onosproject.net,org.onosproject.net.device,org.onosproject.net.link,"
-                + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service");
+                + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service,org.onosproject.ui");
         return Jars.write(work.resolve("onos-stubs.jar"), headers, classes);
     }
 
