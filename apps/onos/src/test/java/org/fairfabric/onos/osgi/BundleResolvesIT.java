@@ -188,7 +188,7 @@ class BundleResolvesIT {
         headers.put("Bundle-SymbolicName", "org.fairfabric.test.onos-stubs");
         headers.put("Bundle-Version", "1.0.0");
         headers.put("Bundle-Activator", StubServicesActivator.class.getName());
-        headers.put("Import-Package", "org.osgi.framework,org.onosproject.core,org.onosproject.net,org.onosproject.net.device,org.onosproject.net.link,"
+        headers.put("Import-Package", "org.osgi.framework,org.onosproject.core,org.onosproject.net,org.onosproject.net.config,org.onosproject.net.device,org.onosproject.net.link,"
                 + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service,org.onosproject.ui");
         return Jars.write(work.resolve("onos-stubs.jar"), headers, classes);
     }

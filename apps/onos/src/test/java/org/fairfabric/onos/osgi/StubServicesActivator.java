@@ -6,6 +6,7 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.Link;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.link.LinkServiceAdapter;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
@@ -28,7 +29,8 @@ public final class StubServicesActivator implements BundleActivator {
             "org.onosproject.net.device.DeviceService",
             "org.onosproject.net.link.LinkService",
             "org.onosproject.net.pi.service.PiPipeconfService",
-            "org.onosproject.ui.UiExtensionService");
+            "org.onosproject.ui.UiExtensionService",
+            "org.onosproject.net.config.NetworkConfigRegistry");
 
     private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
 
@@ -50,6 +52,8 @@ public final class StubServicesActivator implements BundleActivator {
         }, null));
         registrations.add(context.registerService(SERVICES.get(4), new PiPipeconfServiceAdapter(), null));
         registrations.add(context.registerService(SERVICES.get(5), new UiExtensionServiceAdapter(), null));
+        registrations.add(context.registerService(new String[] {SERVICES.get(6), "org.onosproject.net.config.NetworkConfigService"},
+                new NetworkConfigRegistryAdapter(), null));
     }
 
     @Override
