@@ -22,6 +22,7 @@ control Fack(inout headers_t hdr,
     register<bit<32>>(FACK_FLOW_SLOTS) fack_real_ack;    // last real ACK number toward the sender
     register<bit<16>>(FACK_FLOW_SLOTS) fack_real_window; // its window field (0 = none seen)
     register<bit<32>>(FACK_FLOW_SLOTS) fack_last_seq;    // data seq of the last FACK (0 = none)
+    counter(2, CounterType.packets) facks_sent;          // index 0: decrease, 1: increase
     bit<32> min_bytes = 0;
 
     action enable_fack(bit<32> min_bytes_between) {
@@ -76,7 +77,9 @@ control Fack(inout headers_t hdr,
         fack_real_ack.read(meta.fack_ack_no, slot);
         if (meta.link_color != COLOR_GREEN) {
             meta.fack_window = window - (window >> 2);
+            facks_sent.count(0);
         } else {
+            facks_sent.count(1);
             bit<17> wider = (bit<17>) window + (bit<17>) (window >> 8);
             meta.fack_window = wider > 0xFFFF ? 16w0xFFFF : wider[15:0];
         }

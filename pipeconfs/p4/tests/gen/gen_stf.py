@@ -715,6 +715,9 @@ event taking the pass's one E2E clone.""")
     real_ack(21101, 8192)
     data(30001, ecn_out=3)
     fack_expected(21101, 6144)
+    t.comment("FACKs sent: 2 decreases, 1 increase")
+    t.raw("check_counter {}fack.facks_sent(0) 2".format(E))
+    t.raw("check_counter {}fack.facks_sent(1) 1".format(E))
     t.write()
 
 
