@@ -160,9 +160,9 @@ public final class Controller implements AutoCloseable {
             List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));
             routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
             server = HttpServer.create(s.httpHost, s.httpPort,
-                    new FrontDoor(new HttpApi(routes, auth), new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), null);
+                    new FrontDoor(new HttpApi(routes, auth), new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), s.https);
             server.start();
-            String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
+            String url = (s.https == null ? "http://" : "https://") + s.httpHost + ":" + HttpServer.localPort(server);
             return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
         } catch (Exception e) {
             stopQuietly(server);
