@@ -82,6 +82,7 @@ func runCmd(args []string) int {
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's /debug/pprof/ profiles on this address (e.g. 127.0.0.1:6060)")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed for link loss")
 	pollSpin := fs.Duration("poll-spin", 0, "keep polling idle ports this long before sleeping (e.g. 20us; 0 = sleep at once)")
+	tlsOpts := addTLSFlags(fs)
 	ports := portFlag{}
 	fs.Var(ports, "i", "`PORT@IFNAME`: attach interface IFNAME as port PORT (repeatable)")
 	defaults := map[string]*string{}
@@ -116,6 +117,10 @@ func runCmd(args []string) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(os.Stderr, "p4switch run: "+format+"\n", a...)
 		return 1
+	}
+	security, err := tlsOpts.serverOptions()
+	if err != nil {
+		return fail("%v", err)
 	}
 
 	queues := map[uint32]tm.PortConfig{}
@@ -199,7 +204,7 @@ func runCmd(args []string) int {
 		s.Stop()
 		return fail("gRPC listen: %v", err)
 	}
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.UnaryInterceptor(srv.TimeWrites))
+	g := grpc.NewServer(append(security, grpc.MaxRecvMsgSize(256<<20), grpc.UnaryInterceptor(srv.TimeWrites))...)
 	srv.Register(g)
 	var admin *http.Server
 	if *adminAddr != "" {

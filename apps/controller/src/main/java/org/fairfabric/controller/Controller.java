@@ -128,7 +128,7 @@ public final class Controller implements AutoCloseable {
                     programmer.configurationApplied(cfg, fleet);
                 }
                 alloc.changed("network configuration applied");
-            });
+            }, s.p4rtSecurity);
             devsRef.set(devs);
             devices = devs;
             events.addSink(e -> {
