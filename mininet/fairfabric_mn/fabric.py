@@ -22,7 +22,7 @@ from mininet.net import Mininet
 from mininet.topo import Topo
 
 from fairfabric_mn import runstate
-from fairfabric_mn.p4switch import P4Switch, free_port
+from fairfabric_mn.p4switch import P4FabricSwitch, P4Switch, free_port
 
 PIPECONF = "org.fairfabric.pipeconf.fabric"
 FABRIC_MTU = 1600  # host MTU 1500 + fabric shim 20 + 802.1Q tag 4, rounded up
@@ -156,10 +156,14 @@ def write_netcfg(net, topo, path):
         f.write("\n")
 
 
-def build(kind="fattree", prefix="fc", **params):
-    """A Mininet net of the fabric (not started) and its topology."""
+SWITCH_MODES = {"process": P4Switch, "fabric": P4FabricSwitch}
+
+
+def build(kind="fattree", prefix="fc", mode="process", **params):
+    """A Mininet net of the fabric (not started) and its topology. mode "process" runs one
+    p4switch per switch, "fabric" one `p4switch fabric` process for all of them."""
     topo = TOPOLOGIES[kind](prefix=prefix, **params)
-    net = Mininet(topo=topo, switch=P4Switch, controller=None, autoSetMacs=False, build=True)
+    net = Mininet(topo=topo, switch=SWITCH_MODES[mode], controller=None, autoSetMacs=False, build=True)
     for link in net.links:
         if isinstance(link.intf1.node, P4Switch) and isinstance(link.intf2.node, P4Switch):
             for intf in (link.intf1, link.intf2):

@@ -1,20 +1,21 @@
 # summary: run every test CI runs (Java, Go, Python and Mininet); runs setup first when needed
-# Sourced by ./fairfabric. Usage: ./fairfabric test [java] [go] [java-mininet] [python]  (default: all)
+# Sourced by ./fairfabric. Usage: ./fairfabric test [java] [go] [java-mininet] [python] [gui]  (default: all)
 
 case "${1:-}" in
     -h|--help)
-        echo "usage: ./fairfabric test [java] [go] [java-mininet] [python]"
+        echo "usage: ./fairfabric test [java] [go] [java-mininet] [python] [gui]"
         echo "  java          the Maven reactor (JUnit 5) up to 'verify', and the ONOS .oar check"
-        echo "  go            go test ./... (p4switch, host shim, pipeline STF suites)"
+        echo "  go            go test ./... (p4switch, host shim, pipeline STF suites), then -race on the concurrent packages"
         echo "  java-mininet  the controller's Mininet-backed JUnit tests (@Tag mininet; root, bin/, Kafka)"
         echo "  python        pytest mininet/tests tools/tests (Mininet-backed tests; root)"
+        echo "  gui           the web GUI: model unit tests, then Playwright (chromium) against a live k=4 fabric (root)"
         echo "Runs setup first when needed and starts the project's Kafka broker."
         exit 0 ;;
 esac
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(java go java-mininet python)
+[ ${#suites[@]} -gt 0 ] || suites=(java go java-mininet python gui)
 for s in "${suites[@]}"; do
-    case "$s" in java|go|java-mininet|python) ;; *) echo "fairfabric test: unknown suite '$s' (java, go, java-mininet, python)" >&2; exit 2 ;; esac
+    case "$s" in java|go|java-mininet|python|gui) ;; *) echo "fairfabric test: unknown suite '$s' (java, go, java-mininet, python, gui)" >&2; exit 2 ;; esac
 done
 need_root test
 started=$(date +%s)
@@ -75,6 +76,10 @@ for s in "${suites[@]}"; do
         go)
             run_suite go "$FF_RUN/logs/test-go.log" go test -count=1 ./...
             { grep -E '^(ok|FAIL|---)' "$FF_RUN/logs/test-go.log" || true; } | sed 's/^/    /' | head -n 60
+            # The packages whose goroutines share state, again under the race detector.
+            run_suite go-race "$FF_RUN/logs/test-go-race.log" go test -count=1 -race \
+                ./p4switch/switch/ ./p4switch/tm/ ./p4switch/v1model/ ./p4switch/server/ \
+                ./host-shim/agent/ ./host-shim/telemetry/
             ;;
         java-mininet)
             # After go: the tests run bin/p4switch. Only the tagged tests run (-Dtest keeps the
@@ -88,6 +93,12 @@ for s in "${suites[@]}"; do
             for d in mininet/tests tools/tests; do [ -d "$FF_ROOT/$d" ] && dirs+=("$d"); done
             run_suite python "$FF_RUN/logs/test-python.log" "$FF_VENV/bin/python" -m pytest -q -p no:cacheprovider "${dirs[@]}"
             tail -n 1 "$FF_RUN/logs/test-python.log" | sed 's/^/    /'
+            ;;
+        gui)
+            # After java: the controller's classes are what the live fabric runs.
+            run_suite gui "$FF_RUN/logs/test-gui.log" env FF_VENV="$FF_VENV" bash -c \
+                'cd apps/gui && npm run --silent build && npm test && npm run test:live'
+            { grep -E '^# (tests|pass|fail|skipped)|^not ok|^# (tenant|link|iperf3|busiest|ping)' "$FF_RUN/logs/test-gui.log" || true; } | sed 's/^/    /' | head -n 30
             ;;
     esac
 done

@@ -26,17 +26,23 @@ async function loadNetcfg() {
   state.netcfg = await get("/network-config");
 }
 
-// The monitor's view (GET /api/v1/monitor/...): used when the controller serves it; asked again
-// every 10 s while it does not.
-let monitorRetryAt = 0;
+// The monitor's view (GET /api/v1/monitor/...): polled when this controller's OpenAPI document
+// lists it (asked again on every new controller run), so a controller without it costs no
+// failing requests.
+let monitorPaths = { links: false, tenants: false };
+async function discoverMonitor() {
+  const doc = await get("/openapi.json");
+  const paths = (doc && doc.paths) || {};
+  monitorPaths = { links: BASE + "/monitor/links" in paths, tenants: BASE + "/monitor/tenants" in paths };
+}
+
 async function pollMonitor() {
-  if (Date.now() < monitorRetryAt) return;
-  const [links, tens] = await Promise.all([get("/monitor/links"), get("/monitor/tenants")]);
-  if (!links && !tens) {
+  if (!monitorPaths.links && !monitorPaths.tenants) {
     state.monitor = { links: null, tenants: null, ports: null };
-    monitorRetryAt = Date.now() + 10000;
     return;
   }
+  const [links, tens] = await Promise.all([
+    monitorPaths.links ? get("/monitor/links") : null, monitorPaths.tenants ? get("/monitor/tenants") : null]);
   const lm = new Map();
   for (const l of Array.isArray(links) ? links : (links && links.links) || []) {
     const id = l.id || l.link;
@@ -212,7 +218,7 @@ new LiveStream(BASE + "/stream", {
     if (state.run !== h.run) {
       state.run = h.run;
       log.reset();
-      await loadNetcfg();
+      await Promise.all([loadNetcfg(), discoverMonitor()]);
     }
   },
   snapshot: (s) => { state.snap = s; redraw(); },

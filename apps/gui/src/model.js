@@ -105,12 +105,13 @@ export function buildModel(snapshot, netcfg, monitorLinks) {
  * Positions for a data-center fabric: one row per tier (core/spine on top, hosts at the bottom),
  * each row spread over the width in id order; hosts under their switch.
  */
-export function layout(model, width) {
+export function layout(model, width, height = 700) {
   const rows = [[], [], []];
   for (const s of model.switches) rows[s.tier].push(s);
   const used = rows.filter((r) => r.length > 0);
   const pos = {};
-  const gapY = 150;
+  // rows fill the height the view has (the hosts' row and its labels below the last)
+  const gapY = Math.max(90, Math.min(260, (height - 140) / Math.max(1, used.length)));
   used.forEach((row, i) => {
     row.sort((x, y) => x.id.localeCompare(y.id, "en", { numeric: true }));
     const step = width / row.length;
@@ -150,11 +151,18 @@ export function sessionsOnLink(allocations, a, b) {
   return out;
 }
 
+const METRIC_NAMES = { QUEUE_DEPTH: "queue-depth", LINK_UTILIZATION: "link-utilisation", DELAY: "hop-delay" };
+
+/** The contract's metric name (queue-depth, link-utilisation, hop-delay) of a metric as a controller reports it. */
+export function metricName(m) {
+  return METRIC_NAMES[m] || m;
+}
+
 /** The routing-group level of each metric that holds the port of the device. */
 export function groupLevels(routingGroups, device, port) {
   const out = {};
   for (const g of routingGroups) {
-    if (g.device === device && g.ports.includes(port)) out[g.metric] = g.level;
+    if (g.device === device && g.ports.includes(port)) out[metricName(g.metric)] = g.level;
   }
   return out;
 }

@@ -23,16 +23,21 @@ func addTLSFlags(fs *flag.FlagSet) tlsFlags {
 	}
 }
 
-// serverOptions is the gRPC server's transport security: none without the flags, else TLS 1.2+
-// with the given certificate. An unreadable or mismatched pair is an error before anything listens.
+// serverOptions is the gRPC server's transport security the flags ask for.
 func (t tlsFlags) serverOptions() ([]grpc.ServerOption, error) {
-	if *t.cert == "" && *t.key == "" {
+	return tlsServerOptions(*t.cert, *t.key)
+}
+
+// tlsServerOptions is the gRPC server's transport security: none without a certificate and key,
+// else TLS 1.2+ with them. An unreadable or mismatched pair is an error before anything listens.
+func tlsServerOptions(certFile, keyFile string) ([]grpc.ServerOption, error) {
+	if certFile == "" && keyFile == "" {
 		return nil, nil
 	}
-	if *t.cert == "" || *t.key == "" {
+	if certFile == "" || keyFile == "" {
 		return nil, errors.New("--tls-cert and --tls-key go together")
 	}
-	pair, err := tls.LoadX509KeyPair(*t.cert, *t.key)
+	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
 		return nil, fmt.Errorf("--tls-cert/--tls-key: %w", err)
 	}

@@ -18,6 +18,7 @@ control EcnMarking(inout headers_t hdr,
         threshold = queue_threshold;
     }
 
+    direct_counter(CounterType.packets_and_bytes) ecn_marking_counter;
     table ecn_marking {
         key = {
             standard_metadata.egress_port: exact;
@@ -28,6 +29,7 @@ control EcnMarking(inout headers_t hdr,
         }
         default_action = NoAction();
         size = ECN_TABLE_SIZE;
+        counters = ecn_marking_counter;
     }
 
     apply {

@@ -44,6 +44,8 @@ public final class Monitor {
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
                     .REPLACE_THREAD;
         });
+        streams.setStateListener((now, before) ->
+                System.out.println("monitor: " + before + " -> " + now));
         streams.start();
         return streams;
     }

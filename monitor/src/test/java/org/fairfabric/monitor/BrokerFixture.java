@@ -86,8 +86,9 @@ final class BrokerFixture implements AutoCloseable {
         List<String> cmd = List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 "org.fairfabric.monitor.Monitor", "--kafka", bootstrap, "--instance-id", Integer.toString(instance),
                 "--topic-suffix", suffix, "--partitions", "2", "--state-dir", stateDir.toString());
-        Path log = Files.createTempFile("monitor-" + instance, ".log");
-        dirs.add(log);
+        Path logs = Path.of("target", "monitor-logs");
+        Files.createDirectories(logs);
+        Path log = logs.resolve(suffix.substring(1) + "-" + instance + "-" + System.nanoTime() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         processes.add(p);
         return p;
@@ -132,8 +133,9 @@ final class BrokerFixture implements AutoCloseable {
         List<JsonNode> out = new ArrayList<>();
         for (ConsumerRecord<String, String> r : readAll(topics.links)) {
             if (UPLINK.equals(r.key()) && r.value() != null) {
-                JsonNode v = Json.parseObject(r.value());
-                if (!v.get("period_start_ms").isNull()) {
+                ObjectNode v = (ObjectNode) Json.parseObject(r.value());
+                v.put("_offset", r.partition() + "@" + r.offset());
+                if (v.get("update").asText().equals("period")) {
                     out.add(v);
                 }
             }

@@ -82,7 +82,8 @@ class MonitorFailoverTest {
                 continue;
             }
             JsonNode v = Json.parseObject(r.value());
-            if (v.get("period_start_ms") == null || v.get("period_start_ms").isNull()) {
+            if (v.get("period_start_ms") == null || v.get("period_start_ms").isNull()
+                    || (v.has("update") && !v.get("update").asText().equals("period"))) {
                 continue;
             }
             StringBuilder figures = new StringBuilder();

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.Server;
 import org.fairfabric.api.dto.DeviceDto;
 import org.fairfabric.api.dto.EventTypes;
@@ -16,25 +15,22 @@ import org.fairfabric.api.error.ApiException;
 import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
-import org.fairfabric.controller.alloc.AllocationService;
-import org.fairfabric.controller.arp.ArpService;
+import org.fairfabric.controller.alloc.AllocationComponent;
+import org.fairfabric.controller.component.ControlBus;
+import org.fairfabric.controller.component.ControlEvent;
+import org.fairfabric.controller.component.ProvisioningEvents;
 import org.fairfabric.controller.emulation.EmulatedLinks;
 import org.fairfabric.controller.emulation.EmulationRoutes;
 import org.fairfabric.controller.gui.EventStream;
 import org.fairfabric.controller.gui.FrontDoor;
 import org.fairfabric.controller.gui.StaticFiles;
 import org.fairfabric.controller.kafka.ControllerTopics;
+import org.fairfabric.controller.routing.RoutingGroupsComponent;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.netcfg.NetworkConfigParser;
 import org.fairfabric.controller.p4rt.DeviceAgent;
 import org.fairfabric.controller.p4rt.DeviceFleet;
-import org.fairfabric.controller.p4rt.P4InfoIndex;
-import org.fairfabric.controller.p4rt.PacketIo;
-import org.fairfabric.controller.program.FabricEventHandler;
-import org.fairfabric.controller.program.FabricPlan;
-import org.fairfabric.controller.program.FabricProgrammer;
-import org.fairfabric.controller.program.LinkProber;
 import org.fairfabric.controller.p4rt.PipelineFiles;
 import org.fairfabric.controller.persist.JournalStore;
 import org.fairfabric.controller.rest.ApiRoutes;
@@ -53,9 +49,9 @@ public final class Controller implements AutoCloseable {
     private final NetworkView network;
     private final KafkaEventPublisher kafka;
     private final Devices devices;
-    private final FabricProgrammer programmer;
-    private final LinkProber prober;
-    private final AllocationService allocation;
+    private final ControlBus bus;
+    private final AllocationComponent allocation;
+    private final RoutingGroupsComponent routingGroups;
     /** vFab echo interval: a dead link is declared failed after three intervals without a reply. */
     public static final long ECHO_INTERVAL_MS = 250;
     /** The CPU port of fairfabric's switches (p4switch --cpu-port, the pipeline's CPU_PORT). */
@@ -66,76 +62,51 @@ public final class Controller implements AutoCloseable {
     private final String baseUrl;
 
     private Controller(JournalStore store, FabricService fabric, NetworkView network, KafkaEventPublisher kafka, Devices devices,
-                       FabricProgrammer programmer, LinkProber prober, AllocationService allocation, Server http, String baseUrl) {
-        this.allocation = allocation;
-        this.programmer = programmer;
-        this.prober = prober;
-        this.devices = devices;
+                       ControlBus bus, AllocationComponent allocation, RoutingGroupsComponent routingGroups, Server http,
+                       String baseUrl) {
         this.store = store;
         this.fabric = fabric;
         this.network = network;
         this.kafka = kafka;
+        this.devices = devices;
+        this.bus = bus;
+        this.allocation = allocation;
+        this.routingGroups = routingGroups;
         this.http = http;
         this.baseUrl = baseUrl;
     }
 
+    /**
+     * Starts the controller: the journal and the REST services, the platform (P4Runtime fleet,
+     * slice composer, packet I/O, topology), the components on their bus, then the configuration
+     * and the HTTP server.
+     */
     public static Controller start(ControllerSettings s) {
-        BearerAuth auth = new BearerAuth(s.apiToken);
         JournalStore store = JournalStore.open(s.dataDir);
         KafkaEventPublisher kafka = null;
-        LinkProber prober = null;
-        AllocationService allocation = null;
-        Server server = null;
+        ControlBus bus = new ControlBus();
         Devices devices = null;
+        Server server = null;
         try {
             PipelineFiles pipeline = s.p4info == null ? null : PipelineFiles.read(s.p4info, s.p4DeviceConfig);
-            NetworkConfigParser parser = new NetworkConfigParser();
             EventLog events = new EventLog(Clock.systemUTC(), EVENTS_KEPT);
             if (s.kafka != null) {
                 kafka = new KafkaEventPublisher(s.kafka, ControllerTopics.DEFAULT_PREFIX);
                 events.addSink(kafka);
             }
+            NetworkConfigParser parser = new NetworkConfigParser();
             FabricService fabric = new FabricService(store, parser, events);
             NetworkView network = new NetworkView(events);
-            AtomicReference<Devices> devsRef = new AtomicReference<>();
-            AtomicReference<NetworkConfig> current = new AtomicReference<>();
-            P4InfoIndex p4 = pipeline == null ? null : new P4InfoIndex(pipeline.p4info);
-            boolean fabricPipeline = p4 != null && FabricPlan.isFabricPipeline(p4);
-            if (p4 != null && !fabricPipeline) {
-                LOG.warn("the pipeline is not the fabric pipeline (pipeconfs/p4/fabric.p4): it is pushed, but no forwarding is programmed");
-            }
-            FabricProgrammer programmer = !fabricPipeline ? null : new FabricProgrammer(
-                    new FabricPlan(p4, CPU_PORT, QUEUE_DELTA), network, fabric::allHosts);
-            FabricEventHandler feedback = programmer == null ? null
-                    : new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent, programmer::onPortFailure);
-            prober = programmer == null ? null
-                    : new LinkProber(new PacketIo(pipeline.p4info), programmer::probeTargets, programmer::agents);
-            allocation = new AllocationService(fabric, network, events, current::get, p4,
-                    programmer == null ? null : programmer::setAllocationEntities, s.kafka);
-            AllocationService alloc = allocation;
-            ArpService arp = pipeline == null ? null : new ArpService(new PacketIo(pipeline.p4info),
-                    ip -> macOfIp(fabric, current.get(), ip), id -> devsRef.get().fleet().agent(id));
-            Devices devs = new Devices(network, pipeline, DeviceAgent.electionIdNow(), (device, packet, received) -> {
-                if (arp != null) {
-                    arp.onPacketIn(device, packet);
-                }
-                if (feedback != null) {
-                    feedback.onPacketIn(device, packet, received);
-                }
-            }, (cfg, fleet) -> {
-                current.set(cfg);
-                if (programmer != null) {
-                    programmer.configurationApplied(cfg, fleet);
-                }
-                alloc.changed("network configuration applied");
+            Platform platform = new Platform(fabric, pipeline);
+            Components components = Components.start(bus, platform, fabric, network, events, s);
+            devices = new Devices(network, pipeline, DeviceAgent.electionIdNow(), platform::onPacketIn, (cfg, fleet) -> {
+                platform.slices.fleetReplaced(fleet);
+                bus.post(new ControlEvent.TopologyChanged(platform.topology.configurationApplied(cfg), true));
+                bus.sync(); // every slice is handed to the new agents before they connect
             }, s.p4rtSecurity);
-            devsRef.set(devs);
-            devices = devs;
+            Devices devs = devices;
+            events.addSink(new ProvisioningEvents(bus, platform.topology::hostsChanged));
             events.addSink(e -> {
-                if (programmer != null && (e.type.equals(EventTypes.HOST_ADDED) || e.type.equals(EventTypes.HOST_REMOVED)
-                        || e.type.equals(EventTypes.TENANT_DELETED))) {
-                    programmer.hostsChanged();
-                }
                 if (e.type.equals(EventTypes.NETWORK_CONFIG_UPDATED)) {
                     // off the event thread: reconnecting closes agents, whose callbacks emit events too
                     devs.applyLater(() -> fabric.networkConfig().map(parser::parse).orElseThrow());
@@ -153,25 +124,18 @@ public final class Controller implements AutoCloseable {
                 }
             }
             devs.sync();
-            if (programmer != null) {
-                programmer.sync();
-                prober.start(s.echoIntervalMs);
-            }
+            bus.sync();
             List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));
             routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
-            server = HttpServer.create(s.httpHost, s.httpPort,
-                    new FrontDoor(new HttpApi(routes, auth), new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), s.https);
+            server = HttpServer.create(s.httpHost, s.httpPort, new FrontDoor(new HttpApi(routes, new BearerAuth(s.apiToken)),
+                    new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), s.https);
             server.start();
             String url = (s.https == null ? "http://" : "https://") + s.httpHost + ":" + HttpServer.localPort(server);
-            return new Controller(store, fabric, network, kafka, devices, programmer, prober, allocation, server, url);
+            return new Controller(store, fabric, network, kafka, devices, bus, components.allocation, components.routingGroups,
+                    server, url);
         } catch (Exception e) {
             stopQuietly(server);
-            if (allocation != null) {
-                allocation.close();
-            }
-            if (prober != null) {
-                prober.close();
-            }
+            bus.close();
             if (devices != null) {
                 devices.close();
             }
@@ -255,13 +219,7 @@ public final class Controller implements AutoCloseable {
         }
         closed = true;
         stopQuietly(http);
-        if (prober != null) {
-            prober.close();
-        }
-        allocation.close();
-        if (programmer != null) {
-            programmer.close();
-        }
+        bus.close();
         devices.close();
         if (kafka != null) {
             kafka.close();
@@ -269,9 +227,19 @@ public final class Controller implements AutoCloseable {
         store.close();
     }
 
-    /** The allocation loop (weighted proportional-fair rates, their enforcement entries and rates tables). */
-    public AllocationService allocation() {
+    /** The allocation component (weighted proportional-fair rates, their enforcement entries and rates tables). */
+    public AllocationComponent allocation() {
         return allocation;
+    }
+
+    /** The routing-groups component (the P4TE loop); null without the fabric pipeline. */
+    public RoutingGroupsComponent routingGroups() {
+        return routingGroups;
+    }
+
+    /** The components' bus (to wait until they have handled what happened so far). */
+    public ControlBus bus() {
+        return bus;
     }
 
     /** The P4Runtime connections of the current network configuration. */

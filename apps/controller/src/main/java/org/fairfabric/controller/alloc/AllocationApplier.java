@@ -9,47 +9,48 @@ import org.fairfabric.api.dto.AllocationDto;
 import org.fairfabric.api.dto.PathRateDto;
 import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.component.DeviceSlices;
 import p4.v1.P4RuntimeOuterClass.Entity;
 
 /**
  * Puts each allocation in force: the REST view and {@code allocation.updated} events (REST
- * {@code /events}, Kafka {@code ff.ctl.allocations.v1}), the switches' classifier, tag and AQ entries
- * (handed to the fabric programmer, which writes them through each switch's ordered queue and
- * intended state), and the shims' rates tables. A round whose guarantees cannot be met becomes an
+ * {@code /events}, Kafka {@code ff.ctl.allocations.v1}), the allocation's slice of the switches
+ * (path classifiers and tag keeping), the shims' rates tables, and then tells the other
+ * components ({@code allocated}). A round whose guarantees cannot be met becomes an
  * {@code allocation.infeasible} event naming the bottleneck links.
  */
 public final class AllocationApplier implements AllocationListener {
     private final NetworkView network;
     private final EventLog events;
-    private final AqPlanner aqs;
     private final AllocationDataPlane dataPlane;
-    private final Consumer<Map<String, List<Entity>>> switches;
+    private final DeviceSlices<Entity> slice;
     private final RatesPublisher rates;
+    private final Consumer<AllocationResult> allocated;
 
     /**
-     * @param dataPlane null when the pipeline has no allocation tables (then {@code aqs} and
-     *                  {@code switches} are unused)
+     * @param dataPlane null when the pipeline has no allocation tables (then {@code slice} is unused)
      * @param rates     null without Kafka
      */
-    public AllocationApplier(NetworkView network, EventLog events, AqPlanner aqs, AllocationDataPlane dataPlane,
-                             Consumer<Map<String, List<Entity>>> switches, RatesPublisher rates) {
+    public AllocationApplier(NetworkView network, EventLog events, AllocationDataPlane dataPlane, DeviceSlices<Entity> slice,
+                             RatesPublisher rates, Consumer<AllocationResult> allocated) {
         this.network = network;
         this.events = events;
-        this.aqs = aqs;
         this.dataPlane = dataPlane;
-        this.switches = switches;
+        this.slice = slice;
         this.rates = rates;
+        this.allocated = allocated;
     }
 
     @Override
     public void allocated(AllocationResult r) {
         network.publishAllocations(dtos(r));
         if (dataPlane != null) {
-            switches.accept(dataPlane.entities(r, aqs.apply(r)));
+            slice.replace(dataPlane.pathEntities(r));
         }
         if (rates != null) {
             rates.publish(r);
         }
+        allocated.accept(r);
     }
 
     @Override

@@ -36,13 +36,39 @@ public final class AllocationDataPlane {
         this.entities = entities;
     }
 
+    /** Every entry of an allocation and its AQs, per switch (the union of the two slices below). */
     public Map<String, List<Entity>> entities(AllocationResult r, List<AqPlanner.PlacedAq> aqs) {
-        Topology topo = r.model().topology();
         Map<String, List<Entity>> out = new TreeMap<>();
+        keepTags(r, out);
+        aqEntries(aqs, out);
+        classifiers(r, out);
+        return out;
+    }
+
+    /** The allocation's own entries: tag keeping on the shims' host ports and the first-hop path classifiers. */
+    public Map<String, List<Entity>> pathEntities(AllocationResult r) {
+        Map<String, List<Entity>> out = new TreeMap<>();
+        keepTags(r, out);
+        classifiers(r, out);
+        return out;
+    }
+
+    /** The AQs' classifiers and configurations. */
+    public Map<String, List<Entity>> aqEntities(List<AqPlanner.PlacedAq> aqs) {
+        Map<String, List<Entity>> out = new TreeMap<>();
+        aqEntries(aqs, out);
+        return out;
+    }
+
+    private void keepTags(AllocationResult r, Map<String, List<Entity>> out) {
+        Topology topo = r.model().topology();
         for (String h : r.model().shimHosts()) {
             Host host = topo.host(h);
             add(out, host.attachment().elementId(), entities.keepTag(host.attachment().port()));
         }
+    }
+
+    private void aqEntries(List<AqPlanner.PlacedAq> aqs, Map<String, List<Entity>> out) {
         for (AqPlanner.PlacedAq a : aqs) {
             AqGrant g = a.grant();
             String device = g.position().deviceId();
@@ -50,6 +76,10 @@ public final class AllocationDataPlane {
                     g.limitBytes(), AllocationEntities.AQ_CC_DROP, g.ecnThresholdBytes(), AqFixedPoint.inverseRateFp(g.rateBps())));
             add(out, device, a.outbound() ? entities.aqOutbound(a.ip(), g.aqId()) : entities.aqInbound(a.ip(), g.aqId()));
         }
+    }
+
+    private void classifiers(AllocationResult r, Map<String, List<Entity>> out) {
+        Topology topo = r.model().topology();
         for (SessionAllocation s : r.sessions()) {
             if (s.paths().isEmpty() || r.model().shimHosts().contains(s.session().srcHost)) {
                 continue;
@@ -75,7 +105,6 @@ public final class AllocationDataPlane {
                 }
             }
         }
-        return out;
     }
 
     /** 2^BUCKET_BITS buckets over the paths in proportion to their rates (largest remainder; ties to the lower path). */

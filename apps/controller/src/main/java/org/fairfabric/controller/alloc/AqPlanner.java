@@ -2,10 +2,8 @@ package org.fairfabric.controller.alloc;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
@@ -20,9 +18,6 @@ import org.fairfabric.core.aq.CongestionSignal;
 import org.fairfabric.core.model.ConnectPoint;
 import org.fairfabric.core.model.Host;
 import org.fairfabric.core.model.Topology;
-import org.fairfabric.core.ports.DataPlaneProgrammer;
-import org.fairfabric.core.routing.GroupMembershipChange;
-import org.fairfabric.core.service.AqService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * guarantees for VMs"): each such host that sends gets an outbound AQ in the ingress pipeline of
  * its first hop, each that receives an inbound AQ in the egress pipeline of its host port, both in
  * absolute mode at the rate the allocator gave the host (the sum over its sessions, at least its
- * share of the guarantee). Requests go through the core's {@link AqService} (admission, AQ ids,
- * register indices); a rate change is a release and a new request (the core has no in-place
+ * share of the guarantee). Requests go through the core's {@link AqAdmission} (admission, AQ ids,
+ * register indices, re-rating of weighted peers); a rate change is a release and a new request (the core has no in-place
  * update for absolute AQs). What is granted is kept here as the data plane's view, which
  * {@link AllocationDataPlane} turns into table entries.
  */
@@ -50,15 +45,14 @@ public final class AqPlanner {
     record Key(String host, boolean outbound) {
     }
 
-    private final AqService service;
-    private final Map<Long, AqGrant> installed = new LinkedHashMap<>();
+    private final AqAdmission admission;
+    private final LongSupplier clockMillis;
     private final Map<Key, AqGrant> live = new HashMap<>();
     private volatile Topology topology;
 
     public AqPlanner(LongSupplier clockMillis) {
-        AqAdmission admission = new AqAdmission(this::capacity, DEFAULTS, REGISTERS, QUARANTINE_MS);
-        this.service = new AqService(admission, new Recorder(), e -> LOG.debug("AQ {} {} {}", e.type(), e.subject(), e.detail()),
-                clockMillis);
+        this.admission = new AqAdmission(this::capacity, DEFAULTS, REGISTERS, QUARANTINE_MS);
+        this.clockMillis = clockMillis;
     }
 
     /** Brings the AQs in line with an allocation; returns every AQ in force, with its host's address. */
@@ -83,7 +77,7 @@ public final class AqPlanner {
             AqGrant g = e.getValue();
             if (rate == null || !g.position().equals(position(e.getKey()))
                     || Math.abs(rate - g.rateBps()) > RATE_SLACK * g.rateBps()) {
-                service.release(g.aqId());
+                admission.release(g.aqId(), clockMillis.getAsLong());
                 live.remove(e.getKey());
             }
         }
@@ -95,7 +89,7 @@ public final class AqPlanner {
             AqRequest req = AqRequest.absolute(tenantOf.get(k), k.host() + (k.outbound() ? "/out" : "/in"), e.getValue(),
                     CongestionSignal.DROP, position(k), OptionalLong.empty(), OptionalLong.empty());
             try {
-                AqDecision d = service.request(req);
+                AqDecision d = admission.request(req, clockMillis.getAsLong());
                 if (d.isGranted()) {
                     live.put(k, d.grant().get());
                 } else {
@@ -104,6 +98,10 @@ public final class AqPlanner {
             } catch (IllegalArgumentException refused) {
                 LOG.warn("AQ for {} not requested: {}", req.entity(), refused.getMessage()); // e.g. a host without a cable
             }
+        }
+        Map<Long, AqGrant> installed = new HashMap<>();
+        for (AqGrant g : admission.all()) {
+            installed.put(g.aqId(), g); // peers re-rated by admission carry their new rates
         }
         List<PlacedAq> out = new ArrayList<>();
         for (Map.Entry<Key, AqGrant> e : live.entrySet()) {
@@ -129,33 +127,5 @@ public final class AqPlanner {
     private long capacity(AqPosition p) {
         return topology.linkFrom(new ConnectPoint(p.deviceId(), p.port()))
                 .orElseThrow(() -> new IllegalArgumentException("no link at " + p)).capacityBps();
-    }
-
-    /** The core's data-plane port: records what the AQ service installs (the entries follow from it). */
-    private final class Recorder implements DataPlaneProgrammer {
-        @Override
-        public void applyGroupChanges(List<GroupMembershipChange> changes) {
-            throw new UnsupportedOperationException("routing groups are not the AQ planner's");
-        }
-
-        @Override
-        public void installPinnedPaths(String deviceId, Map<Integer, Integer> upPortByPathId) {
-            throw new UnsupportedOperationException("pinned paths are not the AQ planner's");
-        }
-
-        @Override
-        public void installAq(AqGrant grant) {
-            installed.put(grant.aqId(), grant);
-        }
-
-        @Override
-        public void updateAq(AqGrant grant) {
-            installed.put(grant.aqId(), Objects.requireNonNull(grant));
-        }
-
-        @Override
-        public void removeAq(AqGrant grant) {
-            installed.remove(grant.aqId());
-        }
     }
 }

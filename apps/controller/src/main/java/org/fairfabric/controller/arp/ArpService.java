@@ -1,12 +1,12 @@
 package org.fairfabric.controller.arp;
 
+import org.fairfabric.core.platform.InboundPacket;
+import org.fairfabric.core.platform.PacketService;
+
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
-import org.fairfabric.controller.p4rt.DeviceAgent;
-import org.fairfabric.controller.p4rt.PacketIo;
-import p4.v1.P4RuntimeOuterClass.PacketIn;
 
 /**
  * The controller's half of ARP: packet-ins the pipeline marks as ARP (reason 1: a request its ARP
@@ -17,27 +17,29 @@ public final class ArpService {
     /** packet_in.reason of the fabric pipeline for ARP (pipeconfs/p4/include/define.p4). */
     public static final long REASON_ARP = 1;
 
-    private final PacketIo io;
+    private final PacketService packets;
     private final Function<String, Optional<String>> macOfIp;
-    private final Function<String, DeviceAgent> agents;
 
-    public ArpService(PacketIo io, Function<String, Optional<String>> macOfIp, Function<String, DeviceAgent> agents) {
-        this.io = io;
+    public ArpService(PacketService packets, Function<String, Optional<String>> macOfIp) {
+        this.packets = packets;
         this.macOfIp = macOfIp;
-        this.agents = agents;
     }
 
-    /** Handles one packet-in from {@code deviceId}; true when it sent a reply. */
-    public boolean onPacketIn(String deviceId, PacketIn packet) {
-        OptionalLong reason = io.metadata(packet, "reason");
-        OptionalLong port = io.metadata(packet, "ingress_port");
-        if ((reason.isPresent() && reason.getAsLong() != REASON_ARP) || port.isEmpty()) {
+    /** Whether a packet-in is an ARP request for the controller (the pipeline's reason ARP, with its port). */
+    public static boolean isArp(InboundPacket packet) {
+        OptionalLong reason = packet.metadata("reason");
+        return (reason.isEmpty() || reason.getAsLong() == REASON_ARP) && packet.metadata("ingress_port").isPresent();
+    }
+
+    /** Handles one packet-in; true when it sent a reply. */
+    public boolean onPacket(InboundPacket packet) {
+        if (!isArp(packet)) {
             return false;
         }
-        Optional<byte[]> reply = ArpResponder.reply(packet.getPayload().toByteArray(), macOfIp);
+        Optional<byte[]> reply = ArpResponder.reply(packet.payload(), macOfIp);
         if (reply.isEmpty()) {
             return false;
         }
-        return agents.apply(deviceId).packetOut(io.packetOut(reply.get(), Map.of("egress_port", port.getAsLong())));
+        return packets.send(packet.deviceId(), reply.get(), Map.of("egress_port", packet.metadata("ingress_port").getAsLong()));
     }
 }

@@ -33,7 +33,14 @@ import org.fairfabric.controller.p4rt.PipelineFiles;
 import org.fairfabric.controller.p4rt.WriteResult;
 import org.fairfabric.controller.program.FabricEventHandler;
 import org.fairfabric.controller.program.FabricPlan;
-import org.fairfabric.controller.program.FabricProgrammer;
+import org.fairfabric.controller.component.ControlBus;
+import org.fairfabric.controller.component.ControlEvent;
+import org.fairfabric.controller.failure.FailureComponent;
+import org.fairfabric.controller.forwarding.ForwardingComponent;
+import org.fairfabric.controller.platform.EmbeddedTopology;
+import org.fairfabric.controller.platform.P4RuntimePackets;
+import org.fairfabric.controller.platform.SliceComposer;
+import org.fairfabric.controller.routing.RoutingGroupsComponent;
 import org.fairfabric.controller.program.LatencyRecorder;
 import org.fairfabric.controller.program.P4teLoopStages;
 import p4.v1.P4RuntimeOuterClass.Entity;
@@ -127,7 +134,7 @@ public final class P4teLoopBench {
         }
         Process sw = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(switchLog.toFile()).start();
         DeviceFleet fleet = null;
-        FabricProgrammer programmer = null;
+        ControlBus bus = new ControlBus();
         Process h1 = null;
         try {
             waitListening(sw, grpcPort, switchLog);
@@ -135,26 +142,36 @@ public final class P4teLoopBench {
                     FabricConfigs.leafSpine(4, 4, 4, "127.0.0.1", grpcPort, UPLINK_MBPS)));
             NetworkView network = new NetworkView(new EventLog(Clock.systemUTC(), Controller.EVENTS_KEPT));
             Controller.resetTopology(network, cfg);
-            programmer = new FabricProgrammer(new FabricPlan(new P4InfoIndex(pipeline.p4info), Controller.CPU_PORT,
-                    Controller.QUEUE_DELTA), network, List::of);
-            FabricEventHandler feedback = new FabricEventHandler(new PacketIo(pipeline.p4info), programmer::onMetricEvent, programmer::onPortFailure);
+            SliceComposer slices = new SliceComposer();
+            EmbeddedTopology topology = new EmbeddedTopology(List::of);
+            P4RuntimePackets packets = new P4RuntimePackets(new PacketIo(pipeline.p4info), slices::agents);
+            FabricPlan plan = new FabricPlan(new P4InfoIndex(pipeline.p4info), Controller.CPU_PORT, Controller.QUEUE_DELTA);
+            bus.register(new ForwardingComponent(plan, topology, slices, packets, ip -> java.util.Optional.empty()));
+            RoutingGroupsComponent groups = bus.register(new RoutingGroupsComponent(plan, slices, network));
+            bus.register(new FailureComponent(topology, network, bus));
+            FabricEventHandler feedback = new FabricEventHandler(
+                    (e, receivedNanos) -> bus.post(new ControlEvent.MetricReported(e, receivedNanos)),
+                    (device, port, failed) -> bus.post(new ControlEvent.PortStateReported(device, port, failed)));
+            packets.addListener(feedback::onPacket);
             CountDownLatch leafReady = new CountDownLatch(1);
             fleet = new DeviceFleet(cfg, DeviceAgent.electionIdNow(), pipeline, (device, up) -> {
                 network.setDeviceAvailable(device, up);
                 if (up && device.equals(LEAF)) {
                     leafReady.countDown();
                 }
-            }, feedback::onPacketIn);
-            programmer.configurationApplied(cfg, fleet);
+            }, packets::onPacketIn);
+            slices.fleetReplaced(fleet);
+            bus.post(new ControlEvent.TopologyChanged(topology.configurationApplied(cfg), true));
+            bus.sync();
             fleet.start();
             if (!leafReady.await(60, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("leaf1 did not connect; switch log " + switchLog);
             }
-            programmer.sync();
+            bus.sync();
             DeviceAgent leaf = fleet.agent(LEAF);
             leaf.intendedEntities().get(30, TimeUnit.SECONDS); // its queue has written everything handed so far
 
-            P4teLoopStages stages = programmer.loopStages();
+            P4teLoopStages stages = groups.loopStages();
             Path script = tmp.resolve("bursts.py");
             Files.writeString(script, BURSTS);
             h1 = new ProcessBuilder("ip", "netns", "exec", hostNetns, "/usr/bin/python3", script.toString(), DESTINATION)
@@ -197,8 +214,7 @@ public final class P4teLoopBench {
             }
             fleet.close();
             fleet = null;
-            programmer.close();
-            programmer = null;
+            bus.close();
             stop(sw);
             System.out.println("[bench] switch stages (all packet-ins and Writes of the run, warm-up included):");
             for (String line : switchStages(switchLog)) {
@@ -211,9 +227,7 @@ public final class P4teLoopBench {
             if (fleet != null) {
                 fleet.close();
             }
-            if (programmer != null) {
-                programmer.close();
-            }
+            bus.close();
             sw.destroyForcibly();
         }
     }

@@ -39,6 +39,19 @@ public final class PacketIo {
         return OptionalLong.empty();
     }
 
+    /** A packet-in with every packet_in header field it carries, by name. */
+    public org.fairfabric.core.platform.InboundPacket inbound(String deviceId, PacketIn p, long receivedNanos) {
+        Map<String, Long> values = new java.util.TreeMap<>();
+        for (Map.Entry<String, Integer> f : inIds.entrySet()) {
+            for (PacketMetadata m : p.getMetadataList()) {
+                if (m.getMetadataId() == f.getValue()) {
+                    values.put(f.getKey(), new BigInteger(1, m.getValue().toByteArray()).longValue());
+                }
+            }
+        }
+        return new org.fairfabric.core.platform.InboundPacket(deviceId, p.getPayload().toByteArray(), values, receivedNanos);
+    }
+
     /**
      * A packet-out with the given metadata values (by name); every name must be a packet_out
      * field, and fields not given are sent as 0 (switches expect the whole header).

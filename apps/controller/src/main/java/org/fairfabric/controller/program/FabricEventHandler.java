@@ -1,12 +1,12 @@
 package org.fairfabric.controller.program;
 
+import org.fairfabric.core.platform.InboundPacket;
+
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.fairfabric.controller.p4rt.PacketIo;
 import org.fairfabric.core.routing.Metric;
 import org.fairfabric.core.routing.MetricEvent;
 import org.fairfabric.core.routing.Trend;
-import p4.v1.P4RuntimeOuterClass.PacketIn;
 
 /**
  * Turns the fabric pipeline's event packet-ins (reason EVENT; docs/pipeline.md "Packet-in format")
@@ -28,12 +28,10 @@ public final class FabricEventHandler {
         void onPortFailure(String deviceId, int port, boolean failed);
     }
 
-    private final PacketIo io;
     private final MetricEventSink sink;
     private final PortFailureListener failures;
 
-    public FabricEventHandler(PacketIo io, MetricEventSink sink, PortFailureListener failures) {
-        this.io = io;
+    public FabricEventHandler(MetricEventSink sink, PortFailureListener failures) {
         this.sink = sink;
         this.failures = failures;
     }
@@ -42,29 +40,29 @@ public final class FabricEventHandler {
      * Hands the event of one packet-in on; false when it is neither a metric event nor a failure
      * report. {@code receivedNanos} is when the packet-in arrived ({@link System#nanoTime}).
      */
-    public boolean onPacketIn(String deviceId, PacketIn packet, long receivedNanos) {
-        Optional<MetricEvent> e = decode(deviceId, packet);
+    public boolean onPacket(InboundPacket packet) {
+        Optional<MetricEvent> e = decode(packet);
         if (e.isPresent()) {
-            sink.onMetricEvent(e.get(), receivedNanos);
+            sink.onMetricEvent(e.get(), packet.receivedNanos());
             return true;
         }
-        OptionalLong reason = io.metadata(packet, "reason");
-        OptionalLong port = io.metadata(packet, "event_port");
-        OptionalLong metric = io.metadata(packet, "metric");
-        OptionalLong direction = io.metadata(packet, "direction");
+        OptionalLong reason = packet.metadata("reason");
+        OptionalLong port = packet.metadata("event_port");
+        OptionalLong metric = packet.metadata("metric");
+        OptionalLong direction = packet.metadata("direction");
         if (reason.orElse(0) == REASON_EVENT && metric.orElse(0) == METRIC_LINK_FAILURE && port.orElse(0) > 0
                 && (direction.orElse(0) == 1 || direction.orElse(0) == 2)) {
-            failures.onPortFailure(deviceId, (int) port.getAsLong(), direction.getAsLong() == 1);
+            failures.onPortFailure(packet.deviceId(), (int) port.getAsLong(), direction.getAsLong() == 1);
             return true;
         }
         return false;
     }
 
-    Optional<MetricEvent> decode(String deviceId, PacketIn packet) {
-        OptionalLong reason = io.metadata(packet, "reason");
-        OptionalLong port = io.metadata(packet, "event_port");
-        OptionalLong metric = io.metadata(packet, "metric");
-        OptionalLong direction = io.metadata(packet, "direction");
+    Optional<MetricEvent> decode(InboundPacket packet) {
+        OptionalLong reason = packet.metadata("reason");
+        OptionalLong port = packet.metadata("event_port");
+        OptionalLong metric = packet.metadata("metric");
+        OptionalLong direction = packet.metadata("direction");
         if (reason.isEmpty() || reason.getAsLong() != REASON_EVENT || port.isEmpty() || port.getAsLong() <= 0
                 || metric.isEmpty() || direction.isEmpty()) {
             return Optional.empty();
@@ -82,6 +80,6 @@ public final class FabricEventHandler {
             case 2: t = Trend.DECREASE; break;
             default: return Optional.empty();
         }
-        return Optional.of(new MetricEvent(deviceId, (int) port.getAsLong(), m, t));
+        return Optional.of(new MetricEvent(packet.deviceId(), (int) port.getAsLong(), m, t));
     }
 }

@@ -46,32 +46,4 @@ class CoreAdaptersTest {
         assertEquals(2 * 16 + 2 * 16, t.links().size());
         assertEquals(100_000_000L, t.links().get(0).capacityBps());
     }
-
-    @Test
-    void theCoreTenantStoreIsTheJournaledServiceState() throws Exception {
-        InMemoryFabricStore store = new InMemoryFabricStore();
-        FabricService fabric = new FabricService(store, new NetworkConfigParser(), new EventLog(Clock.systemUTC(), 100));
-        fabric.putNetworkConfig(leafSpine());
-        NetworkConfig cfg = new NetworkConfigParser().parse(leafSpine());
-        ServiceTenantStore tenants = new ServiceTenantStore(fabric, () -> CoreTopology.build(cfg, fabric.allHosts()));
-
-        tenants.putTenant(new Tenant("blue", "Blue", 2, OptionalLong.of(5_000_000)));
-        tenants.putTenant(new Tenant("red", "red", 1));
-        tenants.putTenant(new Tenant("blue", "Blue", 3, OptionalLong.empty()));
-        assertEquals(3.0, store.load().tenants().get("blue").weight);
-        assertEquals(null, store.load().tenants().get("blue").minBandwidthBps);
-
-        tenants.assignHost("h2", "blue");
-        assertEquals(new HostDto("h2", "blue", "10.0.1.2", "00:00:0a:00:01:02", new LocationDto("device:leaf1", 2)), store.load().hosts().get("h2"));
-        tenants.assignHost("h2", "red");
-        assertEquals("red", store.load().hosts().get("h2").tenantId);
-        assertEquals(List.of("h2"), tenants.hostsOf("red"));
-        assertThrows(IllegalArgumentException.class, () -> tenants.assignHost("h99", "red"));
-        assertThrows(IllegalArgumentException.class, () -> tenants.assignHost("h3", "green"));
-
-        assertTrue(tenants.removeTenant("red"));
-        assertFalse(tenants.removeTenant("red"));
-        assertTrue(tenants.tenantOfHost("h2").isEmpty());
-        assertEquals(List.of("blue"), tenants.tenants().stream().map(Tenant::id).toList());
-    }
 }

@@ -28,10 +28,10 @@ class FabricEventHandlerTest {
     @BeforeAll
     static void load() throws Exception {
         info = P4InfoIndex.parseText(Files.readString(Path.of("../../pipeconfs/p4/p4info.txt")));
-        handler = new FabricEventHandler(new PacketIo(info), (e, t) -> { }, (d, p, f) -> failures.add(d + "/" + p + (f ? " failed" : " recovered")));
+        handler = new FabricEventHandler((e, t) -> { }, (d, p, f) -> failures.add(d + "/" + p + (f ? " failed" : " recovered")));
     }
 
-    static PacketIn packetIn(Map<String, Long> values) {
+    static org.fairfabric.core.platform.InboundPacket packetIn(String device, Map<String, Long> values) {
         PacketIn.Builder b = PacketIn.newBuilder();
         for (ControllerPacketMetadata h : info.getControllerPacketMetadataList()) {
             if (h.getPreamble().getName().equals("packet_in")) {
@@ -39,33 +39,33 @@ class FabricEventHandlerTest {
                         .setValue(P4Bytes.of(values.getOrDefault(m.getName(), 0L)))));
             }
         }
-        return b.build();
+        return new PacketIo(info).inbound(device, b.build(), System.nanoTime());
     }
 
     @Test
     void eventsBecomeMetricEvents() {
         assertEquals(Optional.of(new MetricEvent("device:leaf1", 6, Metric.QUEUE_DEPTH, Trend.INCREASE)),
-                handler.decode("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 1L, "direction", 1L))));
+                handler.decode(packetIn("device:leaf1", Map.of("reason", 2L, "event_port", 6L, "metric", 1L, "direction", 1L))));
         assertEquals(Optional.of(new MetricEvent("device:leaf1", 5, Metric.LINK_UTILIZATION, Trend.DECREASE)),
-                handler.decode("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 5L, "metric", 2L, "direction", 2L))));
+                handler.decode(packetIn("device:leaf1", Map.of("reason", 2L, "event_port", 5L, "metric", 2L, "direction", 2L))));
         assertEquals(Optional.of(new MetricEvent("device:leaf1", 7, Metric.DELAY, Trend.INCREASE)),
-                handler.decode("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 7L, "metric", 3L, "direction", 1L))));
+                handler.decode(packetIn("device:leaf1", Map.of("reason", 2L, "event_port", 7L, "metric", 3L, "direction", 1L))));
     }
 
     @Test
     void linkFailureReportsGoToTheFailureListener() {
         failures.clear();
-        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 1L)), System.nanoTime()));
-        assertEquals(true, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 2L)), System.nanoTime()));
-        assertEquals(false, handler.onPacketIn("device:leaf1", packetIn(Map.of("reason", 3L, "event_port", 6L, "metric", 4L, "direction", 1L)), System.nanoTime()));
+        assertEquals(true, handler.onPacket(packetIn("device:leaf1", Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 1L))));
+        assertEquals(true, handler.onPacket(packetIn("device:leaf1", Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 2L))));
+        assertEquals(false, handler.onPacket(packetIn("device:leaf1", Map.of("reason", 3L, "event_port", 6L, "metric", 4L, "direction", 1L))));
         assertEquals(java.util.List.of("device:leaf1/6 failed", "device:leaf1/6 recovered"), failures);
     }
 
     @Test
     void otherPacketInsAreNotFeedback() {
-        assertEquals(Optional.empty(), handler.decode("d", packetIn(Map.of("reason", 1L, "event_port", 6L, "metric", 1L, "direction", 1L))), "ARP");
-        assertEquals(Optional.empty(), handler.decode("d", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 1L))), "link failure");
-        assertEquals(Optional.empty(), handler.decode("d", packetIn(Map.of("reason", 2L, "event_port", 6L, "metric", 1L, "direction", 0L))), "no direction");
-        assertEquals(Optional.empty(), handler.decode("d", packetIn(Map.of("reason", 2L, "event_port", 0L, "metric", 1L, "direction", 1L))), "port 0");
+        assertEquals(Optional.empty(), handler.decode(packetIn("d", Map.of("reason", 1L, "event_port", 6L, "metric", 1L, "direction", 1L))), "ARP");
+        assertEquals(Optional.empty(), handler.decode(packetIn("d", Map.of("reason", 2L, "event_port", 6L, "metric", 4L, "direction", 1L))), "link failure");
+        assertEquals(Optional.empty(), handler.decode(packetIn("d", Map.of("reason", 2L, "event_port", 6L, "metric", 1L, "direction", 0L))), "no direction");
+        assertEquals(Optional.empty(), handler.decode(packetIn("d", Map.of("reason", 2L, "event_port", 0L, "metric", 1L, "direction", 1L))), "port 0");
     }
 }

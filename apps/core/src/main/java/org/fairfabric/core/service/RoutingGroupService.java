@@ -8,15 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.function.LongSupplier;
 import org.fairfabric.core.model.Checks;
 import org.fairfabric.core.model.Link;
 import org.fairfabric.core.model.LinkState;
 import org.fairfabric.core.model.Topology;
-import org.fairfabric.core.ports.DataPlaneProgrammer;
-import org.fairfabric.core.ports.EventSink;
-import org.fairfabric.core.ports.FabricEvent;
-import org.fairfabric.core.ports.FabricEventType;
 import org.fairfabric.core.routing.DeviceRoutingGroups;
 import org.fairfabric.core.routing.GroupMembershipChange;
 import org.fairfabric.core.routing.Metric;
@@ -25,20 +20,17 @@ import org.fairfabric.core.routing.RoutingGroupTable;
 
 /**
  * Runs P4TE routing groups for every switch of the fabric: installs the initial membership, turns
- * feedback events and link state changes into ordered group writes, and reports the moves. State is
+ * feedback events and link state changes into ordered group changes (returned: the caller programs
+ * them; a move is an ADD followed by its REMOVE). State is
  * per device, as the paper's switch-local control planes; the service serialises calls so the
  * events of one device are handled in arrival order.
  */
 public final class RoutingGroupService {
     private final Map<Metric, Integer> groupCounts;
-    private final DataPlaneProgrammer dataPlane;
-    private final EventSink events;
-    private final LongSupplier clockMillis;
     private final Map<String, DeviceRoutingGroups> devices = new TreeMap<>();
     private final Map<String, Link> linkById = new LinkedHashMap<>();
 
-    public RoutingGroupService(Map<Metric, Integer> groupCounts, DataPlaneProgrammer dataPlane, EventSink events,
-                               LongSupplier clockMillis) {
+    public RoutingGroupService(Map<Metric, Integer> groupCounts) {
         this.groupCounts = Collections.unmodifiableMap(new EnumMap<>(Checks.notNull(groupCounts, "group counts")));
         for (Metric m : Metric.values()) {
             Integer n = this.groupCounts.get(m);
@@ -46,9 +38,6 @@ public final class RoutingGroupService {
                 throw new IllegalArgumentException("metric " + m + " needs at least one routing group");
             }
         }
-        this.dataPlane = Checks.notNull(dataPlane, "data-plane programmer");
-        this.events = Checks.notNull(events, "event sink");
-        this.clockMillis = Checks.notNull(clockMillis, "clock");
     }
 
     /**
@@ -79,7 +68,6 @@ public final class RoutingGroupService {
             devices.put(deviceId, groups);
             writes.addAll(currentMembership(groups));
         }
-        dataPlane.applyGroupChanges(writes);
         return writes;
     }
 
@@ -100,8 +88,6 @@ public final class RoutingGroupService {
         for (Map.Entry<String, List<MetricEvent>> e : byDevice.entrySet()) {
             writes.addAll(devices.get(e.getKey()).onFeedback(e.getValue()));
         }
-        dataPlane.applyGroupChanges(writes);
-        reportMoves(writes);
         return writes;
     }
 
@@ -112,16 +98,12 @@ public final class RoutingGroupService {
             throw new IllegalArgumentException("unknown link " + linkId);
         }
         Checks.notNull(state, "link state");
-        long now = clockMillis.getAsLong();
-        events.emit(new FabricEvent(now, state == LinkState.UP ? FabricEventType.LINK_UP : FabricEventType.LINK_DOWN,
-                linkId, ""));
         DeviceRoutingGroups g = devices.get(link.src().elementId());
         if (g == null || !g.table(Metric.DELAY).ports().contains(link.src().port())) {
             return List.of();
         }
         List<GroupMembershipChange> writes = state == LinkState.UP ? g.portUp(link.src().port())
                 : g.portDown(link.src().port());
-        dataPlane.applyGroupChanges(writes);
         return writes;
     }
 
@@ -132,7 +114,6 @@ public final class RoutingGroupService {
             throw new IllegalArgumentException("no routing groups on device " + deviceId);
         }
         List<GroupMembershipChange> writes = currentMembership(g);
-        dataPlane.applyGroupChanges(writes);
         return writes;
     }
 
@@ -171,13 +152,4 @@ public final class RoutingGroupService {
         return out;
     }
 
-    private void reportMoves(List<GroupMembershipChange> writes) {
-        long now = clockMillis.getAsLong();
-        for (int i = 0; i + 1 < writes.size(); i += 2) {
-            GroupMembershipChange add = writes.get(i);
-            GroupMembershipChange remove = writes.get(i + 1);
-            events.emit(new FabricEvent(now, FabricEventType.GROUP_MOVE, add.deviceId() + "/" + add.port(),
-                    add.metric() + " group " + remove.groupId() + " -> " + add.groupId()));
-        }
-    }
 }

@@ -1,0 +1,63 @@
+package org.fairfabric.controller;
+
+import org.fairfabric.api.service.EventLog;
+import org.fairfabric.api.service.FabricService;
+import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.alloc.AllocationComponent;
+import org.fairfabric.controller.alloc.AllocationDataPlane;
+import org.fairfabric.controller.component.ControlBus;
+import org.fairfabric.controller.component.ControlEvent;
+import org.fairfabric.controller.failure.FailureComponent;
+import org.fairfabric.controller.forwarding.ForwardingComponent;
+import org.fairfabric.controller.guarantee.GuaranteesComponent;
+import org.fairfabric.controller.probing.ProbingComponent;
+import org.fairfabric.controller.program.AllocationEntities;
+import org.fairfabric.controller.program.FabricEventHandler;
+import org.fairfabric.controller.program.FabricPlan;
+import org.fairfabric.controller.routing.RoutingGroupsComponent;
+
+/** The controller's components (docs/architecture.md "Controller components"), registered on one bus. */
+final class Components {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Components.class);
+
+    final AllocationComponent allocation;
+    /** Null without the fabric pipeline. */
+    final RoutingGroupsComponent routingGroups;
+
+    private Components(AllocationComponent allocation, RoutingGroupsComponent routingGroups) {
+        this.allocation = allocation;
+        this.routingGroups = routingGroups;
+    }
+
+    /**
+     * Without a pipeline only allocation runs (rates for the shims); with a pipeline other than the
+     * fabric's, forwarding answers ARP but nothing is programmed.
+     */
+    static Components start(ControlBus bus, Platform p, FabricService fabric, NetworkView network, EventLog events,
+                            ControllerSettings s) {
+        if (p.p4 != null && !p.fabricPipeline) {
+            LOG.warn("the pipeline is not the fabric pipeline (pipeconfs/p4/fabric.p4): it is pushed, but no forwarding is programmed");
+        }
+        FabricPlan plan = p.fabricPipeline ? new FabricPlan(p.p4, Controller.CPU_PORT, Controller.QUEUE_DELTA) : null;
+        if (p.packets != null) {
+            bus.register(new ForwardingComponent(plan, p.topology, p.slices, p.packets,
+                    ip -> Controller.macOfIp(fabric, p.topology.configuration(), ip)));
+        }
+        RoutingGroupsComponent groups = null;
+        if (plan != null) {
+            groups = bus.register(new RoutingGroupsComponent(plan, p.slices, network));
+            bus.register(new FailureComponent(p.topology, network, bus));
+            bus.register(new ProbingComponent(p.topology, p.packets, s.echoIntervalMs));
+            FabricEventHandler reports = new FabricEventHandler(
+                    (e, receivedNanos) -> bus.post(new ControlEvent.MetricReported(e, receivedNanos)),
+                    (device, port, failed) -> bus.post(new ControlEvent.PortStateReported(device, port, failed)));
+            p.packets.addListener(reports::onPacket);
+        }
+        AllocationComponent allocation = bus.register(new AllocationComponent(fabric, network, events,
+                p.topology::configuration, p.p4, plan == null ? null : p.slices, s.kafka, bus));
+        if (plan != null && AllocationEntities.supported(p.p4)) {
+            bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices));
+        }
+        return new Components(allocation, groups);
+    }
+}

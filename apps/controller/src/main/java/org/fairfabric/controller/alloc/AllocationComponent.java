@@ -1,0 +1,106 @@
+package org.fairfabric.controller.alloc;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.fairfabric.api.dto.LinkDto;
+import org.fairfabric.api.service.EventLog;
+import org.fairfabric.api.service.FabricService;
+import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.component.Component;
+import org.fairfabric.controller.component.ControlBus;
+import org.fairfabric.controller.component.ControlEvent;
+import org.fairfabric.controller.component.DeviceSlices;
+import org.fairfabric.controller.netcfg.NetworkConfig;
+import org.fairfabric.controller.p4rt.P4InfoIndex;
+import org.fairfabric.controller.program.AllocationEntities;
+import org.fairfabric.core.allocator.ExactAllocator;
+import org.fairfabric.core.platform.DeviceProgramming;
+import p4.v1.P4RuntimeOuterClass.Entity;
+
+/**
+ * Allocation (the Promenade loop): after a change of the tenants, weights, hosts, sessions, the
+ * topology or a link's state, a round on this component's thread solves the weighted
+ * proportional-fair per-session, per-path rates and puts them in force ({@link AllocationApplier}):
+ * REST view, the switches' path classifiers, the shims' rates tables, then {@link ControlEvent.Allocated}.
+ */
+public final class AllocationComponent extends Component {
+    public static final String SLICE = "allocation";
+    /** A round runs once no relevant change has come for this long… */
+    public static final long QUIET_MS = 100;
+    /** …but at most this long after the first change of a burst. */
+    public static final long MAX_DELAY_MS = 1000;
+    /** The allocator's certified relative duality gap per round (small problems: rates to ~1e-6). */
+    public static final double TOLERANCE = 1e-8;
+
+    private final AllocationLoop loop;
+    private final KafkaRatesSink kafka;
+    private final RatesPublisher rates;
+    private final DeviceSlices<Entity> slice;
+
+    /**
+     * @param p4             the pipeline (null: none, so no switch entries)
+     * @param devices        where the switch entries go; null without the fabric pipeline
+     * @param kafkaBootstrap null: no rates tables are published
+     */
+    public AllocationComponent(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
+                               P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, String kafkaBootstrap, ControlBus bus) {
+        super("allocation");
+        kafka = kafkaBootstrap == null ? null : new KafkaRatesSink(kafkaBootstrap, KafkaRatesSink.TOPIC);
+        rates = kafka == null ? null : new RatesPublisher(kafka, System::currentTimeMillis);
+        boolean entries = devices != null && p4 != null && AllocationEntities.supported(p4);
+        slice = entries ? new DeviceSlices<>(SLICE, devices) : null;
+        AllocationApplier applier = new AllocationApplier(network, events,
+                entries ? new AllocationDataPlane(new AllocationEntities(p4)) : null, slice, rates,
+                r -> bus.post(new ControlEvent.Allocated(r)));
+        loop = new AllocationLoop(() -> inputs(fabric, network, config.get()), applier, Scheduler.singleThread(executor()),
+                new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), QUIET_MS, MAX_DELAY_MS);
+    }
+
+    static AllocationInputs inputs(FabricService fabric, NetworkView network, NetworkConfig cfg) {
+        if (cfg == null) {
+            return null;
+        }
+        Set<String> down = new HashSet<>();
+        for (LinkDto l : network.topology(List.of()).links) {
+            if (!l.up) {
+                down.add(l.src + "->" + l.dst);
+            }
+        }
+        synchronized (fabric) {
+            return new AllocationInputs(cfg, fabric.tenants(), fabric.allHosts(), fabric.sessions(), down);
+        }
+    }
+
+    @Override
+    protected boolean hears(ControlEvent e) {
+        return e instanceof ControlEvent.TopologyChanged || e instanceof ControlEvent.ProvisioningChanged
+                || e instanceof ControlEvent.LinkStateChanged;
+    }
+
+    @Override
+    protected void handle(ControlEvent e) {
+        if (e instanceof ControlEvent.TopologyChanged t && t.configurationReplaced() && slice != null) {
+            slice.restore(); // the new fleet starts without it; the round below brings it up to date
+        }
+        loop.changed(e.toString());
+    }
+
+    public AllocationLoop loop() {
+        return loop;
+    }
+
+    /** Tables published on ff.ctl.rates.v1 so far (0 without Kafka). */
+    public long ratesPublished() {
+        return rates == null ? 0 : rates.published();
+    }
+
+    @Override
+    protected void stop() {
+        loop.close();
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+}
