@@ -108,7 +108,7 @@ public final class Controller implements AutoCloseable {
                 platform.slices.fleetReplaced(fleet);
                 bus.post(new ControlEvent.TopologyChanged(platform.topology.configurationApplied(cfg), true));
                 bus.sync(); // every slice is handed to the new agents before they connect
-            });
+            }, s.p4rtSecurity);
             Devices devs = devices;
             events.addSink(new ProvisioningEvents(bus, platform.topology::hostsChanged));
             events.addSink(e -> {
@@ -140,9 +140,9 @@ public final class Controller implements AutoCloseable {
             routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
             routes = MonitorRoutes.with(routes, monitor == null ? new MonitorView() : monitor.view(), fabric);
             server = HttpServer.create(s.httpHost, s.httpPort, new FrontDoor(new HttpApi(routes, new BearerAuth(s.apiToken)),
-                    new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), null);
+                    new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), s.https);
             server.start();
-            String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
+            String url = (s.https == null ? "http://" : "https://") + s.httpHost + ":" + HttpServer.localPort(server);
             Controller c = new Controller(store, fabric, network, kafka, devices, bus, components.allocation,
                     components.routingGroups, server, url);
             c.monitor = monitor;
