@@ -60,7 +60,10 @@ control Fack(inout headers_t hdr,
                 && !meta.egress_event
                 && (hdr.tcp.flags & TCP_FLAGS_SYN_FIN_RST) == 0
                 && hdr.ipv4.total_len > header_bytes;
-        if (!segment || !fack_classes.apply().hit) {
+        if (!segment) {
+            return;
+        }
+        if (!fack_classes.apply().hit) {
             return;
         }
         hash(slot, HashAlgorithm.crc32, (bit<32>) 0,
@@ -81,7 +84,10 @@ control Fack(inout headers_t hdr,
         } else {
             facks_sent.count(1);
             bit<17> wider = (bit<17>) window + (bit<17>) (window >> 8);
-            meta.fack_window = wider > 0xFFFF ? 16w0xFFFF : wider[15:0];
+            meta.fack_window = wider[15:0];
+            if (wider[16:16] == 1) {
+                meta.fack_window = 0xFFFF;
+            }
         }
         meta.fack_clone = true;
         clone_preserving_field_list(CloneType.E2E,
