@@ -126,6 +126,8 @@ def main(argv=None):
         say("routing groups: %d switches with uplinks, level 0 (ECMP) of %s holds ports %s" % (
             len(ecmp), ecmp[0]["device"], ecmp[0]["ports"]) if ecmp else "routing groups: none")
         say("where to look:")
+        say("  web GUI       http://127.0.0.1:%d/  (live topology, tenants, events; actions need the token in %s)"
+            % (ctl.http_port, ctl.token_file))
         say("  REST API      %s  (GET /tenants, /topology, /routing-groups, /events; token in %s)"
             % (ctl.url, ctl.token_file))
         say("  OpenAPI       %s/openapi.yaml" % ctl.url)

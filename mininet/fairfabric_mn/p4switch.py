@@ -1,4 +1,6 @@
-"""Mininet switch class that runs one p4switch process per switch.
+"""Mininet switch classes for p4switch: P4Switch runs one p4switch process per
+switch (what a user of simple_switch_grpc expects), P4FabricSwitch one `p4switch
+fabric` process for all the switches of the net (fewer processes to schedule).
 
 Each switch gets its interfaces as ports (Mininet port numbers), a gRPC port
 for P4Runtime, a device id, and per-port queue settings taken from the link
@@ -12,6 +14,7 @@ frames) and transmit checksum offload on the hosts' interfaces facing it
 (otherwise TCP segments leave with unfilled checksums and are dropped).
 """
 
+import json
 import os
 import shutil
 import signal
@@ -109,7 +112,8 @@ class P4Switch(Switch):
                 args += ["--port-depth", "%d=%d" % (port, int(p["max_queue_size"]))]
         return args
 
-    def start(self, controllers):
+    def prepare_interfaces(self):
+        """Offloads off: GRO/GSO/TSO on the switch's veths, tx checksums on hosts facing it."""
         for intf in self.intfList():
             if intf.name == "lo":
                 continue
@@ -117,6 +121,33 @@ class P4Switch(Switch):
             peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
             if not isinstance(peer.node, Switch):
                 ethtool(peer.node, peer.name, "tx")
+
+    def spec(self):
+        """This switch as an entry of `p4switch fabric --config` (see docs/p4switch.md)."""
+        ports, settings = {}, {}
+        for intf in self.intfList():
+            if intf.name == "lo":
+                continue
+            port = self.ports[intf]
+            ports[str(port)] = intf.name
+            p = intf.params
+            mine = []
+            if p.get("bw"):
+                mine.append("rate=%d" % int(float(p["bw"]) * 1e6))
+            if p.get("delay"):
+                mine.append("delay=%s" % p["delay"])
+            if p.get("loss"):
+                mine.append("loss=%s%%" % p["loss"])
+            if p.get("max_queue_size"):
+                mine.append("depth=%d" % int(p["max_queue_size"]))
+            if mine:
+                settings[str(port)] = mine
+        return {"name": self.name, "device_id": self.device_id, "grpc_addr": self.grpc_addr,
+                "admin_addr": self.admin_addr, "cpu_port": self.cpu_port, "p4": self.p4 or "",
+                "ports": ports, "port_settings": settings}
+
+    def start(self, controllers):
+        self.prepare_interfaces()
         cmd = [find_binary("p4switch"), "run",
                "--device-id", str(self.device_id), "--grpc-addr", self.grpc_addr,
                "--admin-addr", self.admin_addr, "--cpu-port", str(self.cpu_port),
@@ -151,6 +182,77 @@ class P4Switch(Switch):
                 error("p4switch %s ignored SIGTERM; killing pid %d\n" % (self.name, self.proc.pid))
                 self.proc.kill()
                 self.proc.wait()
+        Switch.stop(self, deleteIntfs)
+
+
+class P4FabricSwitch(P4Switch):
+    """A P4Switch whose p4switch runs, with every other P4FabricSwitch of the net, in one
+    `p4switch fabric` process: each keeps its own P4Runtime endpoint, device id, admin
+    interface and ports, but 20 switches cost the scheduler one process instead of 20.
+    Mininet calls start() on each switch (interfaces only), then batchStartup() once.
+    Killing or restarting one switch alone is not possible in this mode."""
+
+    fabric_proc = None  # the shared process, per class (one fabric per Python process)
+
+    def start(self, controllers):
+        self.prepare_interfaces()
+
+    @classmethod
+    def batchStartup(cls, switches, log_dir="/tmp"):
+        if not switches:
+            return switches
+        first = switches[0]
+        cfg_path = os.path.join(log_dir, "p4switch-fabric-%s.json" % first.name)
+        ready = cfg_path + ".ready"
+        if os.path.exists(ready):
+            os.unlink(ready)
+        with open(cfg_path, "w") as f:
+            json.dump({"switches": [s.spec() for s in switches]}, f, indent=1)
+        log_path = os.path.join(log_dir, "p4switch-fabric-%s.log" % first.name)
+        cmd = [find_binary("p4switch"), "fabric", "--config", cfg_path, "--ready-file", ready,
+               "--log-level", first.log_level]
+        info("*** p4switch fabric (%d switches): %s\n" % (len(switches), " ".join(cmd)))
+        log = open(log_path, "w")
+        env = dict(os.environ)
+        # One OS thread per switch may run Go code: on a machine shared with other
+        # processes the fabric then gets the CPU share its switches would get as
+        # separate processes (with GOMAXPROCS = cores it would get the share of one).
+        env.setdefault("GOMAXPROCS", str(max(os.cpu_count() or 1, len(switches))))
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        log.close()
+        cls.fabric_proc = proc
+        for s in switches:
+            s.proc = proc
+            s.log_path = log_path
+        deadline = time.time() + 60 + 2 * len(switches)
+        while not os.path.exists(ready):
+            if proc.poll() is not None:
+                raise RuntimeError("p4switch fabric exited with %s; see %s:\n%s" % (
+                    proc.returncode, log_path, open(log_path).read()[-2000:]))
+            if time.time() > deadline:
+                raise RuntimeError("p4switch fabric not ready within %d s; see %s" % (deadline, log_path))
+            time.sleep(0.05)
+        return switches
+
+    @classmethod
+    def batchShutdown(cls, switches):
+        proc = cls.fabric_proc
+        if proc and proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                error("p4switch fabric ignored SIGTERM; killing pid %d\n" % proc.pid)
+                proc.kill()
+                proc.wait()
+        cls.fabric_proc = None
+        for s in switches:
+            s.proc = None
+        return switches
+
+    def stop(self, deleteIntfs=True):
+        if self.proc is not None:
+            type(self).batchShutdown([self])
         Switch.stop(self, deleteIntfs)
 
 

@@ -6,9 +6,11 @@ The shim runs in the root network namespace (so that it reaches the Kafka broker
 free localhost port, written to its state file."""
 
 import json
+import re
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.request
@@ -135,6 +137,12 @@ class ShimSet:
     def stop(self):
         for s in self.shims.values():
             s.stop()
+        if self.suffix and self.kafka:
+            # the run's own topics go with it (./fairfabric test fails on test topics left behind)
+            try:
+                delete_topics(self.kafka, re.escape(self.suffix) + "$")
+            except (subprocess.SubprocessError, OSError) as e:
+                sys.stderr.write("shim topics %s*: not deleted: %s\n" % (self.suffix, e))
 
     def __enter__(self):
         return self
@@ -160,6 +168,13 @@ def consume(kafka, topic, key=None, idle="2s", max_wait="20s"):
         cmd += ["-key", key]
     out = subprocess.run(cmd, capture_output=True, check=True, timeout=120)
     return [json.loads(l) for l in out.stdout.decode().splitlines() if l.strip()]
+
+
+def delete_topics(kafka, match):
+    """Deletes the topics whose names match the regular expression; returns their names."""
+    out = subprocess.run([binary("shimctl"), "topics", "-kafka", kafka, "-match", match, "-delete"],
+                         capture_output=True, check=True, timeout=60)
+    return json.loads(out.stdout)["topics"]
 
 
 def unique_suffix():

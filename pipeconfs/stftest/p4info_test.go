@@ -72,3 +72,24 @@ func TestP4InfoDescribesTheControllerHeaders(t *testing.T) {
 		t.Errorf("missing controller headers: %v", want)
 	}
 }
+
+// TestEveryTableHasADirectCounter: the monitor and the GUI show per-table
+// hits, so every table of fabric.p4 counts its hits.
+func TestEveryTableHasADirectCounter(t *testing.T) {
+	c, err := v1model.CompileFile(filepath.Join(p4Dir(), "fabric.p4"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted := map[uint32]bool{}
+	for _, dc := range c.P4Info.GetDirectCounters() {
+		counted[dc.GetDirectTableId()] = true
+	}
+	for _, tb := range c.P4Info.GetTables() {
+		if !counted[tb.GetPreamble().GetId()] {
+			t.Errorf("table %s has no direct counter", tb.GetPreamble().GetName())
+		}
+	}
+	if len(c.P4Info.GetTables()) == 0 {
+		t.Fatal("no tables")
+	}
+}

@@ -4,12 +4,12 @@
 
 APT_PACKAGES=(mininet iperf3 iproute2 ethtool tcpdump bridge-utils iputils-ping iptables nftables
     python3-venv python3-pip curl ca-certificates git maven openjdk-17-jdk-headless unzip procps)
-STEPS=6
+STEPS=7
 step=0
 next() { step=$((step + 1)); say "setup $step/$STEPS" "$1"; }
 
 case "${1:-}" in
-    -h|--help) echo "usage: ./fairfabric setup   (installs apt packages, Go modules, Maven artifacts, Kafka jars, the Python venv)"; exit 0 ;;
+    -h|--help) echo "usage: ./fairfabric setup   (installs apt packages, Go modules, Maven artifacts, Kafka jars, the Python venv, the web GUI)"; exit 0 ;;
     "") ;;
     *) echo "fairfabric setup: unknown argument '$1'" >&2; exit 2 ;;
 esac
@@ -93,6 +93,30 @@ else
     say "setup $step/$STEPS" "Python: installed $(grep -c "^[A-Za-z]" "$FF_ROOT/requirements.txt") pinned packages"
 fi
 "$FF_VENV/bin/python" -c 'import mininet.net' || die "the venv cannot import Debian's mininet"
+
+next "web GUI (apps/gui): Node.js, npm and chromium from apt when missing; npm ci; build"
+gui_apt=()
+command -v node >/dev/null || gui_apt+=(nodejs)
+command -v npm >/dev/null || gui_apt+=(npm)
+[ -x /usr/bin/chromium ] || gui_apt+=(chromium)   # the browser tests' headless browser (./fairfabric test gui)
+if [ ${#gui_apt[@]} -gt 0 ]; then
+    say "setup $step/$STEPS" "GUI: installing ${gui_apt[*]} from apt"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >>"$FF_RUN/logs/apt.log" 2>&1 || { tail -n 20 "$FF_RUN/logs/apt.log" >&2; die "apt-get update failed"; }
+    apt-get install -y -q --no-install-recommends "${gui_apt[@]}" >>"$FF_RUN/logs/apt.log" 2>&1 ||
+        { tail -n 20 "$FF_RUN/logs/apt.log" >&2; die "apt-get install ${gui_apt[*]} failed; log: $FF_RUN/logs/apt.log"; }
+fi
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+[ "$node_major" -ge 18 ] || die "Node.js $(node --version) is too old for the GUI build: 18 or later is needed"
+h=$(tree_hash apps/gui/package.json apps/gui/package-lock.json apps/gui/build.mjs apps/gui/src)
+if stamp_ok gui "$h" && [ -f "$FF_ROOT/apps/gui/dist/index.html" ] && [ -d "$FF_ROOT/apps/gui/node_modules" ]; then
+    say "setup $step/$STEPS" "GUI: up to date"
+else
+    (cd "$FF_ROOT/apps/gui" && npm ci --no-audit --no-fund && npm run build) >"$FF_RUN/logs/gui-build.log" 2>&1 ||
+        { tail -n 20 "$FF_RUN/logs/gui-build.log" >&2; die "building the GUI failed; log: $FF_RUN/logs/gui-build.log"; }
+    stamp_set gui "$h"
+    say "setup $step/$STEPS" "GUI: built apps/gui/dist with Node.js $(node --version) (served by the controller at /)"
+fi
 
 next "check"
 stamp_set setup "$(setup_fingerprint)"

@@ -1,20 +1,21 @@
 # summary: run every test CI runs (Java, Go, Python and Mininet); runs setup first when needed
-# Sourced by ./fairfabric. Usage: ./fairfabric test [java] [go] [java-mininet] [python]  (default: all)
+# Sourced by ./fairfabric. Usage: ./fairfabric test [java] [go] [java-mininet] [python] [gui]  (default: all)
 
 case "${1:-}" in
     -h|--help)
-        echo "usage: ./fairfabric test [java] [go] [java-mininet] [python]"
+        echo "usage: ./fairfabric test [java] [go] [java-mininet] [python] [gui]"
         echo "  java          the Maven reactor (JUnit 5) up to 'verify', and the ONOS .oar check"
-        echo "  go            go test ./... (p4switch, host shim, pipeline STF suites)"
+        echo "  go            go test ./... (p4switch, host shim, pipeline STF suites), then -race on the concurrent packages"
         echo "  java-mininet  the controller's Mininet-backed JUnit tests (@Tag mininet; root, bin/, Kafka)"
         echo "  python        pytest mininet/tests tools/tests (Mininet-backed tests; root)"
+        echo "  gui           the web GUI: model unit tests, then Playwright (chromium) against a live k=4 fabric (root)"
         echo "Runs setup first when needed and starts the project's Kafka broker."
         exit 0 ;;
 esac
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(java go java-mininet python)
+[ ${#suites[@]} -gt 0 ] || suites=(java go java-mininet python gui)
 for s in "${suites[@]}"; do
-    case "$s" in java|go|java-mininet|python) ;; *) echo "fairfabric test: unknown suite '$s' (java, go, java-mininet, python)" >&2; exit 2 ;; esac
+    case "$s" in java|go|java-mininet|python|gui) ;; *) echo "fairfabric test: unknown suite '$s' (java, go, java-mininet, python, gui)" >&2; exit 2 ;; esac
 done
 need_root test
 started=$(date +%s)
@@ -30,6 +31,10 @@ trap cleanup_test EXIT
 
 results=()
 failed=0
+# Test topics an earlier (interrupted) run left behind are not this run's fault: remove them first.
+TEST_TOPICS='\.t[0-9]+-[0-9]+$|^test-[0-9a-f]{8}\.'
+"$FF_ROOT/bin/shimctl" topics -kafka "$FAIRFABRIC_KAFKA" -match "$TEST_TOPICS" -delete >/dev/null ||
+    say test "kafka: could not remove the test topics of earlier runs"
 # run_suite NAME LOG CMD...: run one suite, keep its output in LOG, show the tail on failure.
 run_suite() {
     local name="$1" log="$2" t0 rc
@@ -57,6 +62,17 @@ check_oar() {
     [ -n "$oar" ] || { echo "no .oar under apps/onos/target"; return 1; }
     unzip -p "$oar" app.xml | grep -q 'name="org.fairfabric"' || { echo "$oar: app.xml does not name org.fairfabric"; return 1; }
     echo "$oar: app.xml names org.fairfabric"
+    # The bundle inside: web context, Karaf commands, pipeconf (BundleResolvesIT also loads it into Felix).
+    local jar manifest
+    jar=$(unzip -Z1 "$oar" | grep -E '^m2/.*/fairfabric-onos-[^/]*\.jar$' | head -n1)
+    [ -n "$jar" ] || { echo "$oar: no fairfabric-onos bundle under m2/"; return 1; }
+    unzip -Z1 "$oar" | grep -q -- '-features\.xml$' || { echo "$oar: no features.xml"; return 1; }
+    manifest=$(unzip -p "$oar" "$jar" > "$FF_RUN/oar-bundle.jar" && unzip -p "$FF_RUN/oar-bundle.jar" META-INF/MANIFEST.MF | tr -d '\r' | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n //g')
+    grep -q '^Web-ContextPath: /onos/fairfabric$' <<<"$manifest" || { echo "$oar: bundle lacks Web-ContextPath: /onos/fairfabric"; return 1; }
+    grep -q '^Karaf-Commands: org.fairfabric.onos.cli$' <<<"$manifest" || { echo "$oar: bundle lacks Karaf-Commands"; return 1; }
+    unzip -Z1 "$FF_RUN/oar-bundle.jar" | grep -q '^WEB-INF/classes/p4info.txt$' || { echo "$oar: bundle lacks the pipeconf's P4Info"; return 1; }
+    unzip -Z1 "$FF_RUN/oar-bundle.jar" | grep -q '^WEB-INF/web.xml$' || { echo "$oar: bundle lacks WEB-INF/web.xml"; return 1; }
+    echo "$oar: bundle $jar has /onos/fairfabric, the Karaf commands, web.xml and the pipeconf"
 }
 
 for s in "${suites[@]}"; do
@@ -71,6 +87,10 @@ for s in "${suites[@]}"; do
         go)
             run_suite go "$FF_RUN/logs/test-go.log" go test -count=1 ./...
             { grep -E '^(ok|FAIL|---)' "$FF_RUN/logs/test-go.log" || true; } | sed 's/^/    /' | head -n 60
+            # The packages whose goroutines share state, again under the race detector.
+            run_suite go-race "$FF_RUN/logs/test-go-race.log" go test -count=1 -race \
+                ./p4switch/switch/ ./p4switch/tm/ ./p4switch/v1model/ ./p4switch/server/ \
+                ./host-shim/agent/ ./host-shim/telemetry/
             ;;
         java-mininet)
             # After go: the tests run bin/p4switch. Only the tagged tests run (-Dtest keeps the
@@ -85,8 +105,27 @@ for s in "${suites[@]}"; do
             run_suite python "$FF_RUN/logs/test-python.log" "$FF_VENV/bin/python" -m pytest -q -p no:cacheprovider "${dirs[@]}"
             tail -n 1 "$FF_RUN/logs/test-python.log" | sed 's/^/    /'
             ;;
+        gui)
+            # After java: the controller's classes are what the live fabric runs.
+            run_suite gui "$FF_RUN/logs/test-gui.log" env FF_VENV="$FF_VENV" bash -c \
+                'cd apps/gui && npm run --silent build && npm test && npm run test:live'
+            { grep -E '^# (tests|pass|fail|skipped)|^not ok|^# (tenant|link|iperf3|busiest|ping)' "$FF_RUN/logs/test-gui.log" || true; } | sed 's/^/    /' | head -n 30
+            ;;
     esac
 done
+
+# Tests delete the Kafka topics they create (suffix .t<pid>-<ms>, KafkaEventPublisherTest's
+# test-<id>. prefix): any left on the broker is a failure, listed, then removed.
+leftover=$("$FF_ROOT/bin/shimctl" topics -kafka "$FAIRFABRIC_KAFKA" -match "$TEST_TOPICS" -delete 2>&1) ||
+    leftover="error: $leftover"
+if [ "$leftover" = '{"deleted":true,"topics":[]}' ]; then
+    say test "kafka: no test topics left behind"
+    results+=("topics ok")
+else
+    say test "kafka: test topics left behind (now deleted): $leftover"
+    results+=("topics LEFT BEHIND")
+    failed=1
+fi
 
 summary=$(printf '%s, ' "${results[@]}"); summary=${summary%, }
 if [ $failed = 0 ]; then

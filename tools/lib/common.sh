@@ -49,7 +49,7 @@ tree_hash() {
     for p in "$@"; do [ -e "$FF_ROOT/$p" ] && existing+=("$p"); done
     [ ${#existing[@]} -gt 0 ] || { echo none; return 0; }
     (cd "$FF_ROOT" && find "${existing[@]}" -type f -not -path '*/target/*' -not -path '*/__pycache__/*' \
-        -printf '%p %s %T@\n' | sort | sha256sum | cut -c1-16)
+        -not -path '*/node_modules/*' -not -path 'apps/gui/dist/*' -printf '%p %s %T@\n' | sort | sha256sum | cut -c1-16)
 }
 
 # stamp_ok NAME VALUE / stamp_set NAME VALUE: remember that a step ran for VALUE.

@@ -1,6 +1,6 @@
 // The selection panel: what the controller knows about one link, switch, host or session.
 import { bps, esc, percent, shortId } from "./format.js";
-import { groupLevels, sessionsOnLink } from "./model.js";
+import { groupLevels, metricName, sessionsOnLink } from "./model.js";
 
 const METRICS = ["queue-depth", "link-utilisation", "hop-delay"];
 
@@ -26,7 +26,9 @@ export function linkDetails(l, snap, monitorOn) {
       d.up ? "up" : "<b class=\"bad\">failed</b>",
       bps(d.capacityBps),
       l.util == null ? "no data" : bps(d.load) + " (" + percent(d.load / d.capacityBps) + ")",
-      String(new Set(on.map((s) => s.sessionId)).size) + (on.length ? " (" + on.map((s) => sessionLink(s.sessionId)).join(" ") + ")" : ""),
+      // n_e: the monitor's count of active sessions when it has one, else the allocated sessions' paths
+      ((ids) => String(d.activeSessions ?? ids.length) + (ids.length ? " (" + ids.map(sessionLink).join(" ") + ")" : ""))(
+        [...new Set(on.map((s) => s.sessionId))]),
       d.drops == null ? (monitorOn ? "0" : "—") : String(d.drops),
       METRICS.map((m) => (lv[m] == null ? "—" : "L" + lv[m])).join(" / "),
     ];
@@ -46,7 +48,7 @@ export function switchDetails(s, snap, monitorPorts) {
   const out = [`<h3>Switch ${esc(shortId(s.id))}</h3>`,
     `<p>${esc(s.role)} · ${dev.available ? "connected" : "<b class=\"bad\">unavailable</b>"} · <code>${esc(dev.managementAddress || "")}</code></p>`,
     "<h4>Routing groups (P4TE)</h4>",
-    groups.length ? table(["metric", "level", "ports"], groups.map((g) => [esc(g.metric), "L" + g.level, esc(g.ports.join(", "))]))
+    groups.length ? table(["metric", "level", "ports"], groups.map((g) => [esc(metricName(g.metric)), "L" + g.level, esc(g.ports.join(", "))]))
       : `<p class="hint">none (the switch has no uplinks, or the P4TE loop has not reported)</p>`,
     "<h4>AQ entries</h4>"];
   const aqs = snap.allocations.filter((a) => a.paths.some((p) => (p.devices || [])[0] === s.id));

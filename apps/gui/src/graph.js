@@ -9,11 +9,10 @@ const TIER_COLOURS = ["#37474f", "#455a64", "#546e7a"];
 
 const STYLE = [
   { selector: "node", style: { label: "data(label)", "font-size": 11, "text-valign": "bottom", "text-margin-y": 3, color: "#212121" } },
-  { selector: "node.switch", style: { shape: "round-rectangle", width: 46, height: 22, "background-color": "data(colour)",
+  { selector: "node.switch", style: { shape: "round-rectangle", width: 62, height: 22, "background-color": "data(colour)",
       "text-valign": "center", "text-margin-y": 0, color: "#fff", "font-size": 10 } },
   { selector: "node.switch.down", style: { "background-color": "#bdbdbd", "border-width": 2, "border-color": "#b71c1c", "border-style": "dashed" } },
-  { selector: "node.host", style: { shape: "ellipse", width: 14, height: 14, "background-color": "#78909c", "font-size": 9,
-      "text-rotation": "-1.2rad", "text-margin-x": -4 } },
+  { selector: "node.host", style: { shape: "ellipse", width: 14, height: 14, "background-color": "#78909c", "font-size": 10 } },
   { selector: "node.host.tenant", style: { "background-color": "data(colour)" } },
   { selector: "edge", style: { width: 3, "line-color": "data(colour)", "curve-style": "straight",
       "source-label": "data(srcPort)", "target-label": "data(dstPort)", "source-text-offset": 14, "target-text-offset": 14,
@@ -22,6 +21,7 @@ const STYLE = [
   { selector: "edge.failed", style: { "line-color": BAND_COLOURS.failed, "line-style": "dashed", width: 4, color: "#b71c1c",
       "font-weight": "bold", label: "✕ failed", "font-size": 10, "text-background-opacity": 1 } },
   { selector: "edge.path", style: { width: 7, "line-color": "#1565c0", label: "data(pathLabel)", "font-size": 10, color: "#0d47a1",
+      "text-rotation": "autorotate",
       "text-background-opacity": 1, "z-index": 10 } },
   { selector: ":selected", style: { "overlay-color": "#1565c0", "overlay-opacity": 0.25, "overlay-padding": 6 } },
 ];
@@ -50,7 +50,8 @@ export class TopologyGraph {
     cy.batch(() => {
       if (structure !== this.structure) {
         cy.elements().remove();
-        const pos = layout(model, 1200);
+        const box = this.container.getBoundingClientRect();
+        const pos = layout(model, 1200, box.width > 0 ? (1200 * box.height) / box.width : 700);
         cy.add(model.switches.map((s) => ({ group: "nodes", data: { id: s.id, kind: "switch", label: shortId(s.id) }, position: pos[s.id], classes: "switch" })));
         cy.add(model.hosts.map((h) => ({ group: "nodes", data: { id: h.id, kind: "host", label: h.label }, position: pos[h.id], classes: "host" })));
         cy.add(model.links.map((l) => ({ group: "edges", data: { id: l.id, kind: "link", source: l.a, target: l.b }, classes: l.kind === "host" ? "host" : "" })));
@@ -154,7 +155,7 @@ export class TopologyGraph {
         if (!id) continue;
         const e = cy.getElementById(id);
         const prev = e.data("pathLabel");
-        e.addClass("path").data("pathLabel", (prev ? prev + ", " : "") + "path " + p.pathId + ": " + bps(p.rateBps));
+        e.addClass("path").data("pathLabel", (prev ? prev + ", " : "") + "p" + p.pathId + " " + bps(p.rateBps));
       }
     }
   }

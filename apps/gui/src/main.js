@@ -4,7 +4,7 @@ import { hostDetails, linkDetails, sessionDetails, switchDetails } from "./detai
 import { EventLogView } from "./eventlog.js";
 import { bps } from "./format.js";
 import { TopologyGraph } from "./graph.js";
-import { buildModel } from "./model.js";
+import { buildModel, monitorLinks, monitorTenants } from "./model.js";
 import { LiveStream } from "./stream.js";
 import { TenantsPanel } from "./tenants.js";
 
@@ -26,28 +26,25 @@ async function loadNetcfg() {
   state.netcfg = await get("/network-config");
 }
 
-// The monitor's view (GET /api/v1/monitor/...): used when the controller serves it; asked again
-// every 10 s while it does not.
-let monitorRetryAt = 0;
+// The monitor's view (GET /api/v1/monitor/...): polled when this controller's OpenAPI document
+// lists it (asked again on every new controller run), so a controller without it costs no
+// failing requests.
+let monitorPaths = { links: false, tenants: false };
+async function discoverMonitor() {
+  const doc = await get("/openapi.json");
+  const paths = (doc && doc.paths) || {};
+  monitorPaths = { links: BASE + "/monitor/links" in paths, tenants: BASE + "/monitor/tenants" in paths };
+}
+
 async function pollMonitor() {
-  if (Date.now() < monitorRetryAt) return;
-  const [links, tens] = await Promise.all([get("/monitor/links"), get("/monitor/tenants")]);
-  if (!links && !tens) {
+  if (!monitorPaths.links && !monitorPaths.tenants) {
     state.monitor = { links: null, tenants: null, ports: null };
-    monitorRetryAt = Date.now() + 10000;
     return;
   }
-  const lm = new Map();
-  for (const l of Array.isArray(links) ? links : (links && links.links) || []) {
-    const id = l.id || l.link;
-    if (id) lm.set(id, { loadBps: l.loadBps ?? l.load_bps ?? null, drops: l.drops ?? null });
-  }
-  const tm = new Map();
-  for (const t of Array.isArray(tens) ? tens : (tens && tens.tenants) || []) {
-    const id = t.id || t.tenantId || t.tenant;
-    const v = t.achievedBps ?? t.achieved_bps ?? t.rateBps ?? null;
-    if (id && v != null) tm.set(id, v);
-  }
+  const [links, tens] = await Promise.all([
+    monitorPaths.links ? get("/monitor/links") : null, monitorPaths.tenants ? get("/monitor/tenants") : null]);
+  const lm = monitorLinks(links);
+  const tm = monitorTenants(tens);
   state.monitor = { links: links ? lm : null, tenants: tens ? tm : null, ports: null };
 }
 setInterval(pollMonitor, 1000);
@@ -212,7 +209,7 @@ new LiveStream(BASE + "/stream", {
     if (state.run !== h.run) {
       state.run = h.run;
       log.reset();
-      await loadNetcfg();
+      await Promise.all([loadNetcfg(), discoverMonitor()]);
     }
   },
   snapshot: (s) => { state.snap = s; redraw(); },

@@ -35,7 +35,7 @@ function locKey(device, port) {
 /** A directed link's load: the monitor's figure for it when it has one, else /topology's. */
 function loadOf(link, monitorLinks) {
   const m = monitorLinks && monitorLinks.get(link.id);
-  if (m && m.loadBps != null) return { load: m.loadBps, drops: m.drops ?? null };
+  if (m && m.loadBps != null) return { load: m.loadBps, drops: m.drops ?? null, activeSessions: m.activeSessions ?? null };
   return { load: link.loadBps, drops: null };
 }
 
@@ -105,12 +105,13 @@ export function buildModel(snapshot, netcfg, monitorLinks) {
  * Positions for a data-center fabric: one row per tier (core/spine on top, hosts at the bottom),
  * each row spread over the width in id order; hosts under their switch.
  */
-export function layout(model, width) {
+export function layout(model, width, height = 700) {
   const rows = [[], [], []];
   for (const s of model.switches) rows[s.tier].push(s);
   const used = rows.filter((r) => r.length > 0);
   const pos = {};
-  const gapY = 150;
+  // rows fill the height the view has (the hosts' row and its labels below the last)
+  const gapY = Math.max(90, Math.min(260, (height - 140) / Math.max(1, used.length)));
   used.forEach((row, i) => {
     row.sort((x, y) => x.id.localeCompare(y.id, "en", { numeric: true }));
     const step = width / row.length;
@@ -150,11 +151,44 @@ export function sessionsOnLink(allocations, a, b) {
   return out;
 }
 
+const METRIC_NAMES = { QUEUE_DEPTH: "queue-depth", LINK_UTILIZATION: "link-utilisation", DELAY: "hop-delay" };
+
+/** The contract's metric name (queue-depth, link-utilisation, hop-delay) of a metric as a controller reports it. */
+export function metricName(m) {
+  return METRIC_NAMES[m] || m;
+}
+
 /** The routing-group level of each metric that holds the port of the device. */
 export function groupLevels(routingGroups, device, port) {
   const out = {};
   for (const g of routingGroups) {
-    if (g.device === device && g.ports.includes(port)) out[g.metric] = g.level;
+    if (g.device === device && g.ports.includes(port)) out[metricName(g.metric)] = g.level;
+  }
+  return out;
+}
+
+/**
+ * The monitor's link records (docs/kafka.md, ff.mon.links.v1) by /topology's link id: the
+ * monitor writes "a->b", /topology "a-b". The switch counters' load when there is one, else the
+ * shims'.
+ */
+export function monitorLinks(json) {
+  const out = new Map();
+  for (const l of Array.isArray(json) ? json : (json && json.links) || []) {
+    const id = (l.link || l.id || "").replace("->", "-");
+    if (!id) continue;
+    out.set(id, { loadBps: l.load_bps_switch ?? l.load_bps_shim ?? l.loadBps ?? null, drops: l.drops ?? null,
+      activeSessions: l.active_sessions ?? null });
+  }
+  return out;
+}
+
+/** The monitor's tenant records (ff.mon.tenants.v1) by tenant id: {achieved, violated}. */
+export function monitorTenants(json) {
+  const out = new Map();
+  for (const t of Array.isArray(json) ? json : (json && json.tenants) || []) {
+    const id = t.tenant || t.id || t.tenantId;
+    if (id) out.set(id, { achieved: t.achieved_bps ?? t.achievedBps ?? null, violated: t.violated ?? null });
   }
   return out;
 }

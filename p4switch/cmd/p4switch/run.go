@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -11,18 +10,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"google.golang.org/grpc"
-
 	"github.com/fairfabric/fairfabric/p4switch/bundle"
-	"github.com/fairfabric/fairfabric/p4switch/netio"
-	"github.com/fairfabric/fairfabric/p4switch/server"
-	sw "github.com/fairfabric/fairfabric/p4switch/switch"
 	"github.com/fairfabric/fairfabric/p4switch/target"
 	"github.com/fairfabric/fairfabric/p4switch/tm"
 	"github.com/fairfabric/fairfabric/p4switch/v1model"
@@ -118,146 +111,45 @@ func runCmd(args []string) int {
 		return 1
 	}
 
-	queues := map[uint32]tm.PortConfig{}
-	base := tm.DefaultConfig()
+	spec := switchSpec{DeviceID: *deviceID, GRPCAddr: *grpcAddr, AdminAddr: *adminAddr, CPUPort: uint32(*cpuPort),
+		P4: *program, Ports: ports, PerPort: perPort, Seed: *seed, PollSpin: *pollSpin, AddrFile: *addrFile}
 	for _, k := range []string{"rate", "depth", "delay", "loss"} {
-		if err := base.Apply(k + "=" + *defaults[k]); err != nil {
-			return fail("--%s: %v", k, err)
-		}
-	}
-	for n := range ports {
-		queues[n] = base
-	}
-	if *cpuPort != 0 {
-		queues[uint32(*cpuPort)] = base
-	}
-	for n, settings := range perPort {
-		c, ok := queues[n]
-		if !ok {
-			return fail("per-port setting for port %d, which is neither an -i port nor the CPU port", n)
-		}
-		if err := c.Apply(settings...); err != nil {
-			return fail("port %d: %v", n, err)
-		}
-		queues[n] = c
-	}
-	if *cpuPort > 511 {
-		log.Warn("CPU port does not fit v1model's 9-bit port numbers", "cpu_port", *cpuPort)
-	}
-
-	opened := map[uint32]netio.Port{}
-	closeAll := func() {
-		for _, p := range opened {
-			p.Close()
-		}
-	}
-	nums := make([]uint32, 0, len(ports))
-	for n := range ports {
-		nums = append(nums, n)
-	}
-	sort.Slice(nums, func(i, j int) bool { return nums[i] < nums[j] })
-	for _, n := range nums {
-		p, err := netio.OpenAFPacket(ports[n])
-		if err != nil {
-			closeAll()
-			return fail("port %d: %v", n, err)
-		}
-		opened[n] = p
-	}
-	if *pollSpin < 0 || *pollSpin > time.Second {
-		closeAll()
-		return fail("--poll-spin %v out of range 0..1s", *pollSpin)
-	}
-	s, err := sw.New(sw.Config{Ports: opened, Queues: queues, CPUPort: uint32(*cpuPort), Seed: *seed, Log: log, PollSpin: *pollSpin})
-	if err != nil {
-		closeAll()
-		return fail("%v", err)
-	}
-	loader := func(config []byte, cpuPort uint32) (target.Pipeline, error) {
-		p, err := pipelineLoader(config, cpuPort)
-		if vp, ok := p.(*v1model.Pipeline); ok && err == nil {
-			vp.Log = func(msg string) { log.Debug("P4 log_msg", "msg", msg) }
-		}
-		return p, err
-	}
-	srv := server.New(server.Options{DeviceID: *deviceID, Loader: loader, Switch: s, Log: log})
-	// Committing a pipeline hands it to the switch's pipeline goroutine, so
-	// the switch runs before --p4 is loaded; from here on s.Stop closes the ports.
-	s.Start()
-	if *program != "" {
-		config, err := programBundle(*program)
-		if err == nil {
-			err = srv.LoadAndCommit(config)
-		}
-		if err != nil {
-			s.Stop()
-			return fail("--p4 %s: %v", *program, err)
-		}
-	}
-	lis, err := net.Listen("tcp", *grpcAddr)
-	if err != nil {
-		s.Stop()
-		return fail("gRPC listen: %v", err)
-	}
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.UnaryInterceptor(srv.TimeWrites))
-	srv.Register(g)
-	var admin *http.Server
-	if *adminAddr != "" {
-		al, err := net.Listen("tcp", *adminAddr)
-		if err != nil {
-			lis.Close()
-			s.Stop()
-			return fail("admin listen: %v", err)
-		}
-		admin = &http.Server{Handler: tm.AdminHandler(s.TM()), ReadHeaderTimeout: 5 * time.Second}
-		go admin.Serve(al)
+		spec.Defaults = append(spec.Defaults, k+"="+*defaults[k])
 	}
 	if *pprofAddr != "" {
-		pl, err := net.Listen("tcp", *pprofAddr)
-		if err != nil {
-			lis.Close()
-			s.Stop()
+		if err := servePprof(*pprofAddr, log); err != nil {
 			return fail("--pprof-addr: %v", err)
 		}
-		mux := http.NewServeMux()
-		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		go (&http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}).Serve(pl)
-		log.Info("pprof listening", "addr", pl.Addr().String())
 	}
-	go g.Serve(lis)
-	if *addrFile != "" {
-		if err := os.WriteFile(*addrFile, []byte(lis.Addr().String()), 0o644); err != nil {
-			return fail("--grpc-addr-file: %v", err)
-		}
+	in, err := startInstance(spec, log)
+	if err != nil {
+		return fail("%v", err)
 	}
-	log.Info("p4switch running", "device_id", *deviceID, "grpc", lis.Addr().String(), "admin", *adminAddr,
-		"ports", len(opened), "cpu_port", *cpuPort)
+	got := waitSignal()
+	log.Info("shutting down", "signal", got.String())
+	in.stop()
+	return 0
+}
 
+// waitSignal waits for SIGTERM or SIGINT.
+func waitSignal() os.Signal {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
-	got := <-sig
-	log.Info("shutting down", "signal", got.String())
-	stopped := make(chan struct{})
-	go func() { g.GracefulStop(); close(stopped) }()
-	select {
-	case <-stopped:
-	case <-time.After(2 * time.Second): // streams stay open until clients go
-		g.Stop()
+	return <-sig
+}
+
+// servePprof serves Go's /debug/pprof/ profiles on addr.
+func servePprof(addr string, log *slog.Logger) error {
+	pl, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
 	}
-	if admin != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		admin.Shutdown(ctx)
-		cancel()
-	}
-	srv.Close()
-	s.Stop()
-	if srv.Latencies.PacketInMade.Count() > 0 || srv.Latencies.WriteHandled.Count() > 0 {
-		for _, line := range srv.Latencies.Lines() {
-			log.Info("P4TE stage " + line)
-		}
-	}
-	return 0
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	go (&http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}).Serve(pl)
+	log.Info("pprof listening", "addr", pl.Addr().String())
+	return nil
 }
 
 // pipelineLoader turns a device config (a P4 source bundle) into a pipeline.

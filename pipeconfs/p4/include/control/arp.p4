@@ -29,6 +29,7 @@ control Arp(inout headers_t hdr,
         meta.report_value = 0;
     }
 
+    direct_counter(CounterType.packets_and_bytes) arp_table_counter;
     table arp_table {
         key = {
             hdr.arp.tpa: exact;
@@ -39,6 +40,7 @@ control Arp(inout headers_t hdr,
         }
         default_action = arp_to_cpu();
         size = ARP_TABLE_SIZE;
+        counters = arp_table_counter;
     }
 
     apply {

@@ -56,6 +56,7 @@ control AugmentedQueue(inout local_metadata_t meta,
         aq_last_time.write(index, now);
     }
 
+    direct_counter(CounterType.packets_and_bytes) aq_table_counter;
     table aq_table {
         key = {
             aq_id: exact @name("aq_id");
@@ -66,6 +67,7 @@ control AugmentedQueue(inout local_metadata_t meta,
         }
         default_action = NoAction();
         size = AQ_TABLE_SIZE;
+        counters = aq_table_counter;
     }
 
     apply {
@@ -95,6 +97,7 @@ control AqClassifyOutbound(in headers_t hdr, inout local_metadata_t meta) {
         meta.egr_aq_id = egr_aq_id;
     }
 
+    direct_counter(CounterType.packets_and_bytes) aq_classify_outbound_counter;
     table aq_classify_outbound {
         key = {
             hdr.ipv4.src_addr: exact;
@@ -105,6 +108,7 @@ control AqClassifyOutbound(in headers_t hdr, inout local_metadata_t meta) {
         }
         default_action = NoAction();
         size = AQ_CLASSIFIER_TABLE_SIZE;
+        counters = aq_classify_outbound_counter;
     }
 
     apply {
@@ -117,6 +121,7 @@ control AqClassifyInbound(in headers_t hdr, inout local_metadata_t meta) {
         meta.egr_aq_id = egr_aq_id;
     }
 
+    direct_counter(CounterType.packets_and_bytes) aq_classify_inbound_counter;
     table aq_classify_inbound {
         key = {
             hdr.ipv4.dst_addr: exact;
@@ -127,6 +132,7 @@ control AqClassifyInbound(in headers_t hdr, inout local_metadata_t meta) {
         }
         default_action = NoAction();
         size = AQ_CLASSIFIER_TABLE_SIZE;
+        counters = aq_classify_inbound_counter;
     }
 
     apply {

@@ -16,6 +16,7 @@ control DelaySensing(inout headers_t hdr,
         delta = delay_delta;
     }
 
+    direct_counter(CounterType.packets_and_bytes) delay_sensing_counter;
     table delay_sensing {
         key = {
             standard_metadata.ingress_port: exact;
@@ -26,6 +27,7 @@ control DelaySensing(inout headers_t hdr,
         }
         default_action = NoAction();
         size = SENSING_TABLE_SIZE;
+        counters = delay_sensing_counter;
     }
 
     apply {

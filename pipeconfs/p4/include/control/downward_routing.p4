@@ -5,6 +5,7 @@
 #define __FAIRFABRIC_DOWNWARD_ROUTING__
 
 control MyStation(in headers_t hdr, out bool is_router_mac) {
+    direct_counter(CounterType.packets_and_bytes) my_station_counter;
     table my_station {
         key = {
             hdr.ethernet.dst_addr: exact;
@@ -14,6 +15,7 @@ control MyStation(in headers_t hdr, out bool is_router_mac) {
         }
         default_action = NoAction();
         size = MY_STATION_TABLE_SIZE;
+        counters = my_station_counter;
     }
 
     apply {

@@ -2,8 +2,7 @@
 //  - physical queue: enq_qdepth above the port's threshold (DCTCP-style K);
 //  - P4TE rate adaptation (§6.4.1): the packet's class is over its safe rate
 //    (incoming colour not GREEN) and its egress link is not GREEN. The paper
-//    also sends a fake ACK in this case; fairfabric leaves rate control to the
-//    host shim and keeps only the mark;
+//    also sends a fake ACK in this case: fack.p4, for the classes it enables;
 //  - an ECN-type Augmented Queue above its threshold (ingress or egress).
 #ifndef __FAIRFABRIC_ECN__
 #define __FAIRFABRIC_ECN__
@@ -18,6 +17,7 @@ control EcnMarking(inout headers_t hdr,
         threshold = queue_threshold;
     }
 
+    direct_counter(CounterType.packets_and_bytes) ecn_marking_counter;
     table ecn_marking {
         key = {
             standard_metadata.egress_port: exact;
@@ -28,6 +28,7 @@ control EcnMarking(inout headers_t hdr,
         }
         default_action = NoAction();
         size = ECN_TABLE_SIZE;
+        counters = ecn_marking_counter;
     }
 
     apply {

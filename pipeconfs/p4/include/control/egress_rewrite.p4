@@ -13,6 +13,7 @@ control EgressPortKind(inout local_metadata_t meta,
         meta.out_port_kind = kind;
     }
 
+    direct_counter(CounterType.packets_and_bytes) egress_port_kind_counter;
     table egress_port_kind {
         key = {
             standard_metadata.egress_port: exact;
@@ -23,6 +24,7 @@ control EgressPortKind(inout local_metadata_t meta,
         }
         default_action = NoAction();
         size = PORT_KIND_TABLE_SIZE;
+        counters = egress_port_kind_counter;
     }
 
     apply {
@@ -38,6 +40,7 @@ control EgressRewrite(inout headers_t hdr,
         hdr.ethernet.dst_addr = dst_mac;
     }
 
+    direct_counter(CounterType.packets_and_bytes) port_macs_counter;
     table port_macs {
         key = {
             standard_metadata.egress_port: exact;
@@ -48,6 +51,7 @@ control EgressRewrite(inout headers_t hdr,
         }
         default_action = NoAction();
         size = PORT_KIND_TABLE_SIZE;
+        counters = port_macs_counter;
     }
 
     bool keep_tag = false;
@@ -58,6 +62,7 @@ control EgressRewrite(inout headers_t hdr,
 
     // Host ports whose host counts bytes per pinned path (Promenade Eq. 5):
     // the VLAN tag (VID = path id) is delivered to the host. Default: strip.
+    direct_counter(CounterType.packets_and_bytes) host_port_keep_tag_counter;
     table host_port_keep_tag {
         key = {
             standard_metadata.egress_port: exact;
@@ -68,6 +73,7 @@ control EgressRewrite(inout headers_t hdr,
         }
         default_action = NoAction();
         size = PORT_KIND_TABLE_SIZE;
+        counters = host_port_keep_tag_counter;
     }
 
     apply {

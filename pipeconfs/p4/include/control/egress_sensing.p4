@@ -24,6 +24,7 @@ control EgressSensing(inout headers_t hdr,
         delta = queue_delta;
     }
 
+    direct_counter(CounterType.packets_and_bytes) queue_sensing_counter;
     table queue_sensing {
         key = {
             standard_metadata.egress_port: exact;
@@ -34,12 +35,14 @@ control EgressSensing(inout headers_t hdr,
         }
         default_action = NoAction();
         size = SENSING_TABLE_SIZE;
+        counters = queue_sensing_counter;
     }
 
     action read_link_color() {
         link_util_meter.read(new_color);
     }
 
+    direct_counter(CounterType.packets_and_bytes) link_util_counter;
     table link_util {
         key = {
             standard_metadata.egress_port: exact;
@@ -51,6 +54,7 @@ control EgressSensing(inout headers_t hdr,
         default_action = NoAction();
         meters = link_util_meter;
         size = SENSING_TABLE_SIZE;
+        counters = link_util_counter;
     }
 
     apply {
@@ -95,11 +99,13 @@ control EgressSensing(inout headers_t hdr,
                 meta.pending_value = meta.queue_depth;
             }
             clone_preserving_field_list(CloneType.E2E, CPU_CLONE_SESSION_ID, FL_EVENT);
+            meta.egress_event = true;
         } else if (queue_direction != DIR_NONE) {
             meta.report_metric = METRIC_QUEUE_DEPTH;
             meta.report_direction = queue_direction;
             meta.report_value = meta.queue_depth;
             clone_preserving_field_list(CloneType.E2E, CPU_CLONE_SESSION_ID, FL_EVENT);
+            meta.egress_event = true;
         }
     }
 }

@@ -10,6 +10,7 @@ control IngressPortKind(inout local_metadata_t meta,
         meta.in_port_kind = kind;
     }
 
+    direct_counter(CounterType.packets_and_bytes) ingress_port_kind_counter;
     table ingress_port_kind {
         key = {
             standard_metadata.ingress_port: exact;
@@ -20,6 +21,7 @@ control IngressPortKind(inout local_metadata_t meta,
         }
         default_action = NoAction();
         size = PORT_KIND_TABLE_SIZE;
+        counters = ingress_port_kind_counter;
     }
 
     apply {

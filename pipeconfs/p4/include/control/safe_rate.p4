@@ -14,6 +14,7 @@ control SafeRate(inout headers_t hdr,
         safe_rate_meter.read(meta.incoming_color);
     }
 
+    direct_counter(CounterType.packets_and_bytes) class_safe_rate_counter;
     table class_safe_rate {
         key = {
             standard_metadata.ingress_port: exact;
@@ -26,6 +27,7 @@ control SafeRate(inout headers_t hdr,
         default_action = NoAction();
         meters = safe_rate_meter;
         size = CLASS_RATE_TABLE_SIZE;
+        counters = class_safe_rate_counter;
     }
 
     apply {

@@ -37,6 +37,7 @@ control UpwardRouting(inout headers_t hdr,
         meta.has_util_port = true;
     }
 
+    direct_counter(CounterType.packets_and_bytes) up_delay_counter;
     table up_delay {
         key = {
             hdr.ipv4.dst_addr: ternary;
@@ -50,8 +51,10 @@ control UpwardRouting(inout headers_t hdr,
         default_action = NoAction();
         implementation = up_delay_selector;
         size = UPWARD_TABLE_SIZE;
+        counters = up_delay_counter;
     }
 
+    direct_counter(CounterType.packets_and_bytes) up_queue_counter;
     table up_queue {
         key = {
             hdr.ipv4.dst_addr: ternary;
@@ -65,8 +68,10 @@ control UpwardRouting(inout headers_t hdr,
         default_action = NoAction();
         implementation = up_queue_selector;
         size = UPWARD_TABLE_SIZE;
+        counters = up_queue_counter;
     }
 
+    direct_counter(CounterType.packets_and_bytes) up_util_counter;
     table up_util {
         key = {
             hdr.ipv4.dst_addr: ternary;
@@ -80,6 +85,7 @@ control UpwardRouting(inout headers_t hdr,
         default_action = NoAction();
         implementation = up_util_selector;
         size = UPWARD_TABLE_SIZE;
+        counters = up_util_counter;
     }
 
     apply {

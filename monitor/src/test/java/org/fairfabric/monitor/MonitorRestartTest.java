@@ -49,7 +49,9 @@ class MonitorRestartTest {
             }
         }
         for (int k = 0; k <= upTo; k++) {
-            assertEquals(1, count.getOrDefault(k, 0), "period " + k + " published once; all: " + count);
+            int period = k;
+            assertEquals(1, count.getOrDefault(k, 0), () -> "period " + period + " published once; all: " + count
+                    + "; its records: " + periods.stream().filter(l -> BrokerFixture.periodIndex(l) == period).toList());
         }
     }
 }

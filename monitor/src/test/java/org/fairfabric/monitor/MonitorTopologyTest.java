@@ -82,6 +82,7 @@ class MonitorTopologyTest {
         for (String link : PATH) {
             assertEquals(1, links.get(link).get("active_sessions").asInt(), link);
             assertTrue(links.get(link).get("period_start_ms").isNull());
+            assertEquals("sessions", links.get(link).get("update").asText());
         }
         pipePathBytes(1, true);
         assertEquals(List.of(), m.read(t.sessions), "a session that stays active is not republished");

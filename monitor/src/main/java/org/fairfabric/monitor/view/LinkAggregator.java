@@ -55,7 +55,7 @@ public final class LinkAggregator extends Stage {
                 ObjectNode s = load(link);
                 s.put("active_sessions", Math.max(0, s.get("active_sessions").asInt() + signal.get("delta").asInt()));
                 state.put(link, Json.write(s));
-                emit(link, Out.Kind.LINK_VIEW, view(link, s), ts);
+                emit(link, Out.Kind.LINK_VIEW, view(link, s, "sessions"), ts);
             }
             case "failure" -> {
                 ObjectNode s = load(link);
@@ -72,7 +72,7 @@ public final class LinkAggregator extends Stage {
                     d.put("reported_by", signal.get("by").asText());
                     event(failed(s) ? "link.failed" : "link.restored", link, ts, d);
                 }
-                emit(link, Out.Kind.LINK_VIEW, view(link, s), ts);
+                emit(link, Out.Kind.LINK_VIEW, view(link, s, "failure"), ts);
             }
             case "shim", "switch" -> {
                 long period = signal.get("period").asLong();
@@ -129,16 +129,18 @@ public final class LinkAggregator extends Stage {
             f.put("drops", acc.path("drops").asLong(0));
             f.put("qdepth", acc.path("qdepth").asLong(0));
             state.put(c.subject(), Json.write(s));
-            emit(c.subject(), Out.Kind.LINK_VIEW, view(c.subject(), s), c.period() + settings.periodMs());
+            emit(c.subject(), Out.Kind.LINK_VIEW, view(c.subject(), s, "period"), c.period() + settings.periodMs());
         }
     }
 
-    private ObjectNode view(String link, ObjectNode s) {
+    /** @param update what made this record: {@code period} (a period closed), {@code sessions} (n_e), {@code failure} */
+    private ObjectNode view(String link, ObjectNode s, String update) {
         Optional<Catalog.Link> known = catalog.link(link);
         long capacity = known.map(Catalog.Link::capacityBps).orElse(0L);
         ObjectNode o = Json.object();
         o.put("schema", 1);
         o.put("link", link);
+        o.put("update", update);
         o.put("capacity_bps", capacity);
         o.put("active_sessions", s.get("active_sessions").asInt());
         o.put("failed", failed(s));

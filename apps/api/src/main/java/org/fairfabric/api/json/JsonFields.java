@@ -114,6 +114,17 @@ public final class JsonFields {
         return v.longValue();
     }
 
+    public boolean requiredBoolean(String name) {
+        JsonNode v = value(name, "true or false");
+        if (v == null) {
+            throw missing(name);
+        }
+        if (!v.isBoolean()) {
+            throw wrongType(name, "true or false", v);
+        }
+        return v.booleanValue();
+    }
+
     public JsonFields requiredObject(String name, Set<String> allowed) {
         JsonNode v = value(name, "an object");
         if (v == null) {

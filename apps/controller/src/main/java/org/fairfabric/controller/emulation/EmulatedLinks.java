@@ -15,11 +15,11 @@ import java.util.Map;
 import org.fairfabric.api.dto.LinkDto;
 import org.fairfabric.api.dto.LocationDto;
 import org.fairfabric.api.error.ApiException;
-import org.fairfabric.api.error.BadRequestException;
 import org.fairfabric.api.error.ConflictException;
 import org.fairfabric.api.error.NotFoundException;
-import org.fairfabric.api.error.ValidationException;
 import org.fairfabric.api.json.Json;
+import org.fairfabric.api.json.JsonFields;
+import org.fairfabric.api.json.Rules;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
 
@@ -61,35 +61,11 @@ public final class EmulatedLinks {
         }
 
         public static Request parse(String body) {
-            JsonNode n = Json.parse(body);
-            if (!n.isObject()) {
-                throw new BadRequestException(null, "the body must be a JSON object {\"device\", \"port\", \"up\"}");
-            }
-            for (java.util.Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-                String f = it.next();
-                if (!f.equals("device") && !f.equals("port") && !f.equals("up")) {
-                    throw new BadRequestException(f, "unknown field (expected device, port, up)");
-                }
-            }
-            if (!n.has("device") || n.get("device").isNull()) {
-                throw new ValidationException("device", "is required");
-            }
-            if (!n.get("device").isTextual()) {
-                throw new BadRequestException("device", "must be a string");
-            }
-            if (!n.has("port") || n.get("port").isNull()) {
-                throw new ValidationException("port", "is required");
-            }
-            if (!n.get("port").isInt()) {
-                throw new BadRequestException("port", "must be an integer");
-            }
-            if (!n.has("up") || n.get("up").isNull()) {
-                throw new ValidationException("up", "is required");
-            }
-            if (!n.get("up").isBoolean()) {
-                throw new BadRequestException("up", "must be true or false");
-            }
-            return new Request(n.get("device").asText(), n.get("port").intValue(), n.get("up").booleanValue());
+            // the API's shared field rules: unknown fields and wrong types 400, missing fields and bad values 422
+            JsonFields f = JsonFields.root(Json.parse(body), java.util.Set.of("device", "port", "up"));
+            String device = Rules.text("device", f.requiredString("device"), 0);
+            int port = Rules.port("port", f.requiredInteger("port"));
+            return new Request(device, port, f.requiredBoolean("up"));
         }
     }
 

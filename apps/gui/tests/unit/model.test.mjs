@@ -1,0 +1,86 @@
+// The graph model without a browser: tiers, host merging, link pairing, failure and utilisation.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { buildModel, groupLevels, layout, monitorLinks, monitorTenants, sessionsOnLink } from "../../src/model.js";
+
+const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
+const link = (a, pa, b, pb, load = 0, up = true) => ({
+  id: `${a}/${pa}-${b}/${pb}`, src: { device: a, port: pa }, dst: { device: b, port: pb }, capacityBps: 100e6, loadBps: load, up });
+
+const snap = (links, hosts = []) => ({
+  topology: { devices: [dev("device:leaf1", "leaf"), dev("device:leaf2", "leaf"), dev("device:spine1", "spine")], links, hosts },
+  tenants: [], sessions: [], allocations: [], routingGroups: [],
+});
+const netcfg = { hosts: {
+  "00:00:0a:00:01:01/None": { basic: { name: "h1", ips: ["10.0.1.1"], locations: ["device:leaf1/1"] }, fairfabric: { shim: true } },
+  "00:00:0a:00:02:01/None": { basic: { name: "h2", ips: ["10.0.2.1"], locations: ["device:leaf2/1"] } },
+} };
+
+test("two directed links make one drawn link; its utilisation is the busier direction's", () => {
+  const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1, 20e6), link("device:spine1", 1, "device:leaf1", 3, 50e6)]), netcfg, null);
+  assert.equal(m.kind, "leafspine");
+  const fabricLinks = m.links.filter((l) => l.kind === "fabric");
+  assert.equal(fabricLinks.length, 1);
+  assert.equal(fabricLinks[0].util, 0.5);
+  assert.equal(fabricLinks[0].failed, false);
+  assert.equal(m.links.filter((l) => l.kind === "host").length, 2);
+});
+
+test("a link is failed when either direction is down", () => {
+  const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3, 0, false)]), netcfg, null);
+  assert.equal(m.links.find((l) => l.kind === "fabric").failed, true);
+});
+
+test("without the monitor and with every load 0 there is no load data (not 0 %)", () => {
+  const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg, null);
+  assert.equal(m.links.find((l) => l.kind === "fabric").util, null);
+  const withMonitor = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg,
+    new Map([["device:leaf1/3-device:spine1/1", { loadBps: 10e6, drops: 4 }]]));
+  const l = withMonitor.links.find((x) => x.kind === "fabric");
+  assert.equal(l.util, 0.1);
+  assert.equal(l.dirs.find((d) => d.src.device === "device:leaf1").drops, 4);
+});
+
+test("a tenant's host joins the configured host at its location; the shim flag comes from the configuration", () => {
+  const th = { id: "vm1", tenantId: "blue", ip: "10.0.1.1", mac: "00:00:0a:00:01:01", location: { device: "device:leaf1", port: 1 } };
+  const m = buildModel(snap([], [th]), netcfg, null);
+  assert.equal(m.hosts.length, 2);
+  const h1 = m.hosts.find((h) => h.label === "h1");
+  assert.deepEqual(h1.tenantHosts.map((t) => t.id), ["vm1"]);
+  assert.equal(h1.shim, true);
+});
+
+test("layout: spines above leaves above hosts; hosts under their switch", () => {
+  const m = buildModel(snap([]), netcfg, null);
+  const p = layout(m, 1000);
+  assert.ok(p["device:spine1"].y < p["device:leaf1"].y);
+  assert.ok(p["device:leaf1"].y < p["host:h1"].y);
+  assert.equal(p["host:h1"].x, p["device:leaf1"].x);
+});
+
+test("fat-tree tiers: core, aggregation, edge rows", () => {
+  const s = { ...snap([]), topology: { devices: [dev("device:core1", "core"), dev("device:agg00", "aggregation"), dev("device:edge00", "edge")], links: [], hosts: [] } };
+  const m = buildModel(s, null, null);
+  assert.equal(m.kind, "fattree");
+  const p = layout(m, 1000);
+  assert.ok(p["device:core1"].y < p["device:agg00"].y && p["device:agg00"].y < p["device:edge00"].y);
+});
+
+test("sessions on a directed link and routing-group levels by metric", () => {
+  const allocations = [{ sessionId: "s1", paths: [{ pathId: 1, rateBps: 5, devices: ["device:leaf1", "device:spine1", "device:leaf2"] }] }];
+  assert.deepEqual(sessionsOnLink(allocations, "device:leaf1", "device:spine1").map((x) => x.sessionId), ["s1"]);
+  assert.deepEqual(sessionsOnLink(allocations, "device:spine1", "device:leaf1"), []);
+  const groups = [{ device: "device:leaf1", metric: "QUEUE_DEPTH", level: 1, ports: [3] }, { device: "device:leaf1", metric: "hop-delay", level: 0, ports: [3, 4] }];
+  assert.deepEqual(groupLevels(groups, "device:leaf1", 3), { "queue-depth": 1, "hop-delay": 0 });
+});
+
+test("the monitor's records (docs/kafka.md examples) map onto /topology's ids", () => {
+  const links = monitorLinks([{ schema: 1, link: "device:leaf1/3->device:spine1/1", capacity_bps: 100000000, active_sessions: 1,
+    load_bps_shim: 26806400.0, load_bps_switch: 26880000.0, drops: 2 }, { link: "device:spine1/1->device:leaf1/3", load_bps_shim: 5e6, load_bps_switch: null }]);
+  assert.deepEqual(links.get("device:leaf1/3-device:spine1/1"), { loadBps: 26880000, drops: 2, activeSessions: 1 });
+  assert.equal(links.get("device:spine1/1-device:leaf1/3").loadBps, 5e6, "the shims' load when no counter covered the link");
+  const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg, links);
+  assert.equal(m.links.find((l) => l.kind === "fabric").util, 0.2688);
+  const tenants = monitorTenants([{ schema: 1, tenant: "t1", achieved_bps: 26806400.0, allocated_bps: 40000000, violated: false }]);
+  assert.deepEqual(tenants.get("t1"), { achieved: 26806400, violated: false });
+});

@@ -1,0 +1,25 @@
+package org.fairfabric.onos.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.karaf.shell.api.action.lifecycle.Service;
+import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.onos.fabric.FairfabricService;
+import org.onosproject.cli.AbstractChoicesCompleter;
+
+/** Completes VM ids (of every tenant: Karaf completers do not see earlier arguments reliably). */
+@Service
+public class VmIdCompleter extends AbstractChoicesCompleter {
+    /** Set by tests; in ONOS the service comes from the OSGi registry. */
+    FairfabricService service;
+
+    @Override
+    protected List<String> choices() {
+        FairfabricService s = service != null ? service : org.onosproject.cli.AbstractShellCommand.get(FairfabricService.class);
+        List<String> ids = new ArrayList<>();
+        for (HostDto h : s.fabric().allHosts()) {
+            ids.add(h.id);
+        }
+        return ids;
+    }
+}

@@ -1,0 +1,64 @@
+package org.fairfabric.onos.osgi;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.onosproject.core.ApplicationId;
+import org.onosproject.core.CoreServiceAdapter;
+import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.Link;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
+import org.onosproject.net.device.DeviceServiceAdapter;
+import org.onosproject.net.link.LinkServiceAdapter;
+import org.onosproject.net.pi.PiPipeconfServiceAdapter;
+import org.onosproject.store.service.TestStorageService;
+import org.onosproject.ui.UiExtensionServiceAdapter;
+import org.osgi.framework.BundleActivator;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+
+/**
+ * The activator of the stub bundle {@link BundleResolvesIT} builds: registers onos-api's test
+ * adapters (a fragment of the onos-api bundle there) as the ONOS services fairfabric's components
+ * reference, standing in for ONOS's core, which is not on Maven Central.
+ */
+public final class StubServicesActivator implements BundleActivator {
+    /** The service interfaces registered, for the test to compare with the components' references. */
+    public static final List<String> SERVICES = List.of(
+            "org.onosproject.core.CoreService",
+            "org.onosproject.store.service.StorageService",
+            "org.onosproject.net.device.DeviceService",
+            "org.onosproject.net.link.LinkService",
+            "org.onosproject.net.pi.service.PiPipeconfService",
+            "org.onosproject.ui.UiExtensionService",
+            "org.onosproject.net.config.NetworkConfigRegistry");
+
+    private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
+
+    @Override
+    public void start(BundleContext context) {
+        registrations.add(context.registerService(SERVICES.get(0), new CoreServiceAdapter() {
+            @Override
+            public ApplicationId registerApplication(String name) {
+                return new DefaultApplicationId(1, name);
+            }
+        }, null));
+        registrations.add(context.registerService(SERVICES.get(1), new TestStorageService(), null));
+        registrations.add(context.registerService(SERVICES.get(2), new DeviceServiceAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(3), new LinkServiceAdapter() {
+            @Override
+            public Iterable<Link> getLinks() {
+                return List.of(); // the adapter answers null; ONOS never does
+            }
+        }, null));
+        registrations.add(context.registerService(SERVICES.get(4), new PiPipeconfServiceAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(5), new UiExtensionServiceAdapter(), null));
+        registrations.add(context.registerService(new String[] {SERVICES.get(6), "org.onosproject.net.config.NetworkConfigService"},
+                new NetworkConfigRegistryAdapter(), null));
+    }
+
+    @Override
+    public void stop(BundleContext context) {
+        registrations.forEach(ServiceRegistration::unregister);
+        registrations.clear();
+    }
+}
