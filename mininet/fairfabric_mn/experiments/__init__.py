@@ -1,0 +1,19 @@
+"""The papers' experiments (./fairfabric experiment NAME [--quick]); one module per experiment.
+
+Each module defines NAME, SUMMARY, PAPER, NEEDS_ROOT (Mininet) and run(quick) -> (Result, Figure).
+Modules are imported when run, so that listing them needs neither Mininet nor root."""
+
+import importlib
+
+# name -> module, in the order `all` runs them
+MODULES = {
+    "promenade-convergence": "promenade_convergence",
+    "promenade-parking-lot": "promenade_parking_lot",
+    "zovn-partition-aggregate": "zovn_partition_aggregate",
+}
+
+
+def load(name):
+    if name not in MODULES:
+        raise KeyError(name)
+    return importlib.import_module("fairfabric_mn.experiments." + MODULES[name])
