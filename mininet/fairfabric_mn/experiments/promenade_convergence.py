@@ -73,7 +73,8 @@ def run(quick=False):
     ax1.set_xlabel("instance (generator seed)")
     ax1.set_ylabel("iterations (loop passes / dual sweeps)")
     ax1.set_title("Convergence, k=4 fat-tree, 4 sessions x 2 paths")
-    ax1.legend(fontsize=8)
+    ax1.set_ylim(0, max(paper_iters + [PAPER_ITERATIONS]) * 1.4)
+    ax1.legend(fontsize=8, loc="upper left", ncol=2)
     for k, d in enumerate(ratios):
         ax2.scatter([k] * len(d), list(d.values()), color="C0", s=18, label="session rate, Alg. 1 / exact PF" if k == 0 else None)
     ax2.axhline(1.0, color="C1", ls="-", label="exact PF (= 1)")

@@ -76,12 +76,13 @@ def run(quick=False):
         ax.plot(Ls, [r["exact_short"] for r in rows], "o-", color="C0", alpha=0.45, label="short, exact PF")
         ax.plot(Ls, [r["paper_short"] for r in rows], "s:", color="C2", alpha=0.45, label="short, Algorithm 1")
         ax.plot(Ls, [r["maxmin_short"] for r in rows], "^--", color="C3", alpha=0.45,
-                label="short, max-min" + (" (= long's 1/2 when w=1)" if w == 1 else ""))
+                label="short, max-min (w=1: under long's 1/2)")
         ax.set_xticks(Ls)
         ax.set_xlabel("links in series L")
         ax.set_ylabel("session rate (fraction of link capacity)")
         ax.set_ylim(0, 1.05)
         ax.set_title("Parking lot, long session weight w=%d" % w)
-        ax.legend(fontsize=7)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, fontsize=8)
     plot.caption(fig, res)
     return res, fig
