@@ -37,9 +37,10 @@ def host_mac(ip):
 class FabricTopo(Topo):
     """Common parts: switches with role, pod and device id; hosts with IP and MAC."""
 
-    def build(self, prefix="fc", bw=100, **_):
+    def build(self, prefix="fc", bw=100, depth=None, **_):
         self.prefix = prefix
         self.bw = bw
+        self.depth = depth  # switch queue depth in packets (None: p4switch's default, 64)
         self.roles = {}  # switch name -> (role, pod or None)
         self.host_ips = {}  # host name -> ip
         self._next_id = 0
@@ -67,15 +68,21 @@ class FabricTopo(Topo):
         name = "%sh%d" % (self.prefix, number)
         self.host_ips[name] = ip
         self.addHost(name, ip=ip + "/8", mac=host_mac(ip))
-        self.addLink(name, switch, port2=port, bw=self.bw)
+        self.addLink(name, switch, port2=port, **self.link_params())
 
     def cable(self, a, pa, b, pb):
-        self.addLink(a, b, port1=pa, port2=pb, bw=self.bw)
+        self.addLink(a, b, port1=pa, port2=pb, **self.link_params())
+
+    def link_params(self):
+        params = {"bw": self.bw}
+        if self.depth:
+            params["max_queue_size"] = self.depth
+        return params
 
 
 class FatTree(FabricTopo):
-    def build(self, prefix="fc", k=4, bw=100):
-        FabricTopo.build(self, prefix=prefix, bw=bw)
+    def build(self, prefix="fc", k=4, bw=100, depth=None):
+        FabricTopo.build(self, prefix=prefix, bw=bw, depth=depth)
         if k < 2 or k % 2 or k > 8:
             raise ValueError("k must be even and 2..8, got %r" % k)
         half = k // 2
@@ -100,8 +107,8 @@ class FatTree(FabricTopo):
 
 
 class LeafSpine(FabricTopo):
-    def build(self, prefix="fc", leaves=4, spines=4, hosts_per_leaf=4, bw=100):
-        FabricTopo.build(self, prefix=prefix, bw=bw)
+    def build(self, prefix="fc", leaves=4, spines=4, hosts_per_leaf=4, bw=100, depth=None):
+        FabricTopo.build(self, prefix=prefix, bw=bw, depth=depth)
         leaf = [self.fabric_switch("leaf%d" % l, "leaf", 0) for l in range(1, leaves + 1)]
         spine = [self.fabric_switch("spine%d" % s, "spine", 0) for s in range(1, spines + 1)]
         number = 0

@@ -96,14 +96,26 @@ def pairs_for(hosts):
     return [(hosts[i], hosts[2 * per_pod + i]) for i in range(2 * per_pod)]
 
 
-def measure(mode, hosts, switch_pids, seconds):
+def tm_drops(switches):
+    """Traffic-manager queue drops summed over the p4switch switches (admin interface)."""
+    import urllib.request
+    total = 0
+    for sw in switches:
+        with urllib.request.urlopen("http://%s/ports" % sw.admin_addr, timeout=5) as r:
+            total += sum(p["queue_drops"] for p in json.load(r))
+    return total
+
+
+def measure(mode, hosts, switch_pids, seconds, switches=()):
     """The single flow, then the eight with pings; prints and returns the figures."""
     src, dst = hosts[0], hosts[-1]
     srv = iperf_server(dst, 5201)
     time.sleep(0.5)
+    drops0 = tm_drops(switches)
     single = goodput(iperf_client(src, dst.IP(), 5201, seconds), seconds)
     srv.wait(timeout=10)
-    say(mode, "single %s -> %s %.1f Mbit/s" % (src.name, dst.name, single / 1e6))
+    drops = " (switch queue drops %d)" % (tm_drops(switches) - drops0) if switches else ""
+    say(mode, "single %s -> %s %.1f Mbit/s%s" % (src.name, dst.name, single / 1e6, drops))
 
     pairs = pairs_for(hosts)
     servers = [iperf_server(d, 5301 + i) for i, (_, d) in enumerate(pairs)]
@@ -137,20 +149,20 @@ def measure(mode, hosts, switch_pids, seconds):
     return single, rates, rtts
 
 
-def all_pairs_clean(net):
-    for src in net.hosts:
-        for dst in net.hosts:
+def all_pairs_clean(hosts):
+    for src in hosts:
+        for dst in hosts:
             if src is not dst and " 0% packet loss" not in src.cmd("ping -c1 -W1 %s" % dst.IP()):
                 return False
     return True
 
 
-def run_p4switch(mode, bw, seconds):
+def run_p4switch(mode, bw, seconds, depth=None):
     from fairfabric_mn.controller import ControllerProcess
     from fairfabric_mn.demo import provision
     os.makedirs(runstate.RUN_DIR, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="fairfabric-bench-fabric.", dir=runstate.RUN_DIR)
-    net, topo = fabric.build("fattree", prefix="fb", mode=mode, bw=bw)
+    net, topo = fabric.build("fattree", prefix="fb", mode=mode, bw=bw, depth=depth)
     fabric.start(net)
     ctl = None
     try:
@@ -162,13 +174,13 @@ def run_p4switch(mode, bw, seconds):
         ctl.wait_devices_available()
         provision(ctl, net, topo)
         deadline = time.time() + 120
-        while not all_pairs_clean(net):
+        while not all_pairs_clean(net.hosts):
             if time.time() > deadline:
                 raise RuntimeError("no all-pairs reachability within 120 s; controller log %s" % ctl.log_path)
         say(mode, "20 switches programmed, all-pairs reachability")
         hosts = sorted(net.hosts, key=lambda h: int(h.name[len(topo.prefix) + 1:]))
         pids = sorted({s.switch_pid for s in net.switches if s.switch_pid})
-        return measure(mode, hosts, pids, seconds)
+        return measure(mode, hosts, pids, seconds, net.switches)
     finally:
         if ctl:
             ctl.stop()
@@ -211,7 +223,8 @@ def run_kernel(bw, seconds, depth=64):
             edge = router("e%d%d" % (pod, e))
             edges[pod, e] = edge
             for n in range(HALF):
-                h = net.addHost("kbh%d" % (len(hosts) + 1), ip="10.%d.%d.%d/24" % (pod, e, 2 + n))
+                # /32 addresses: the hosts of an edge are on separate links
+                h = net.addHost("kbh%d" % (len(hosts) + 1), ip="10.%d.%d.%d/32" % (pod, e, 2 + n))
                 l = net.addLink(h, edge)
                 links.append((l, None, "10.%d.%d.1" % (pod, e)))
                 hosts.append(h)
@@ -228,9 +241,13 @@ def run_kernel(bw, seconds, depth=64):
             i1, i2 = l.intf1, l.intf2
             if ipa:
                 i1.node.cmd("ip addr add %s/30 dev %s" % (ipa, i1.name))
-            if ipb:
-                plen = 30 if ipa else 24
-                i2.node.cmd("ip addr add %s/%d dev %s" % (ipb, plen, i2.name))
+            if ipb and ipa:
+                i2.node.cmd("ip addr add %s/30 dev %s" % (ipb, i2.name))
+            elif ipb:  # edge port of host i1.node
+                i2.node.cmd("ip addr add %s/32 dev %s" % (ipb, i2.name))
+                i2.node.cmd("ip route add %s/32 dev %s" % (i1.node.IP(), i2.name))
+                i1.node.cmd("ip route add %s/32 dev %s" % (ipb, i1.name))
+                i1.node.cmd("ip route add default via %s" % ipb)
             for intf in (i1, i2):
                 # real frames, as the p4switch fabric sees them (tbf drops what exceeds its burst)
                 intf.node.cmd("ethtool -K %s tso off gso off gro off >/dev/null 2>&1" % intf.name)
@@ -240,8 +257,6 @@ def run_kernel(bw, seconds, depth=64):
             if ipa:
                 adj.setdefault(i1.node, []).append((i2.node, ipb))
                 adj.setdefault(i2.node, []).append((i1.node, ipa))
-        for h in hosts:
-            h.cmd("ip route add default via %s" % re.sub(r"\.\d+$", ".1", h.IP()))
         # ECMP routes: for every edge subnet, the next hops on shortest paths.
         for (pod, e), edge in edges.items():
             dist = {edge: 0}
@@ -260,7 +275,7 @@ def run_kernel(bw, seconds, depth=64):
                 hops = [ip for peer, ip in adj[r] if dist.get(peer, 99) == dist[r] - 1]
                 r.cmd("ip route add 10.%d.%d.0/24 %s" % (pod, e, " ".join("nexthop via %s" % ip for ip in hops)))
         deadline = time.time() + 60
-        while not all_pairs_clean(net):
+        while not all_pairs_clean(hosts):
             if time.time() > deadline:
                 raise RuntimeError("kernel fat-tree: no all-pairs reachability within 60 s")
         say("kernel", "20 Linux routers, all-pairs reachability")
@@ -274,13 +289,14 @@ def main(argv=None):
     ap.add_argument("--mode", choices=("process", "fabric", "kernel"), required=True)
     ap.add_argument("--bw", type=int, default=100, help="link rate in Mbit/s (default 100)")
     ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--depth", type=int, default=None, help="switch queue depth in packets (default 64)")
     args = ap.parse_args(argv)
     setLogLevel("warning")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     if args.mode == "kernel":
-        run_kernel(args.bw, args.seconds)
+        run_kernel(args.bw, args.seconds, depth=args.depth or 64)
     else:
-        run_p4switch(args.mode, args.bw, args.seconds)
+        run_p4switch(args.mode, args.bw, args.seconds, depth=args.depth)
 
 
 if __name__ == "__main__":

@@ -213,7 +213,12 @@ class P4FabricSwitch(P4Switch):
                "--log-level", first.log_level]
         info("*** p4switch fabric (%d switches): %s\n" % (len(switches), " ".join(cmd)))
         log = open(log_path, "w")
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        env = dict(os.environ)
+        # One OS thread per switch may run Go code: on a machine shared with other
+        # processes the fabric then gets the CPU share its switches would get as
+        # separate processes (with GOMAXPROCS = cores it would get the share of one).
+        env.setdefault("GOMAXPROCS", str(max(os.cpu_count() or 1, len(switches))))
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
         log.close()
         cls.fabric_proc = proc
         for s in switches:

@@ -134,9 +134,15 @@ class ShimSet:
     def __getitem__(self, name):
         return self.shims[name]
 
-    def stop(self):
+    def stop(self, keep_topics=False):
+        """Stops the shims and deletes the run's topics (keep_topics: a test reads them first,
+        then calls delete_topics())."""
         for s in self.shims.values():
             s.stop()
+        if not keep_topics:
+            self.delete_topics()
+
+    def delete_topics(self):
         if self.suffix and self.kafka:
             # the run's own topics go with it (./fairfabric test fails on test topics left behind)
             try:

@@ -95,3 +95,49 @@ def test_link_bw_and_runtime_loss(root, binaries):
         assert admin(s, "/ports/2")["loss"] == 1.0
     finally:
         l3router.stop(net)
+
+
+def test_fabric_mode_two_switches_one_process(root, binaries):
+    """P4FabricSwitch: two switches in one `p4switch fabric` process, each its own
+    P4Runtime endpoint, device id, ports and admin interface; h1 - s1 - s2 - h2."""
+    from mininet.net import Mininet
+    from mininet.topo import Topo
+
+    from fairfabric_mn import runstate
+    from fairfabric_mn.p4switch import P4FabricSwitch, P4RuntimeCLI, record
+
+    class Line(Topo):
+        def build(self):
+            s1, s2 = self.addSwitch("pfs1"), self.addSwitch("pfs2")
+            h1 = self.addHost("pfh1", ip="10.0.0.1/24", mac="00:00:00:00:00:01")
+            h2 = self.addHost("pfh2", ip="10.0.0.2/24", mac="00:00:00:00:00:02")
+            self.addLink(h1, s1, port2=1, bw=50)
+            self.addLink(h2, s2, port2=1, bw=50)
+            self.addLink(s1, s2, port1=2, port2=2, bw=50)
+
+    net = Mininet(topo=Line(), switch=P4FabricSwitch, controller=None, autoStaticArp=True)
+    try:
+        net.start()
+        record(net)
+        s1, s2 = net.get("pfs1", "pfs2")
+        assert s1.switch_pid == s2.switch_pid, "one process for both switches"
+        assert (s1.device_id, s2.device_id) == (1, 2) and s1.grpc_port != s2.grpc_port
+        for s in (s1, s2):
+            assert sorted(p["port"] for p in admin(s, "/ports")) == [1, 2, 255]
+            assert admin(s, "/ports/2")["rate_bps"] == 50_000_000
+        h1, h2 = net.get("pfh1", "pfh2")
+        for s, local, remote in ((s1, h1, h2), (s2, h2, h1)):
+            cli = P4RuntimeCLI(s)
+            cli.push(l3router.PROGRAM)
+            for h, port in ((local, 1), (remote, 2)):
+                cli.add("RouterIngress.ipv4_lpm", "hdr.ipv4.dstAddr=%s/32" % h.IP(),
+                        "action=RouterIngress.ipv4_forward", "dstAddr=%s" % h.MAC(), "port=%d" % port)
+            for port in (1, 2):
+                cli.add("RouterEgress.mac_rewrite", "standard_metadata.egress_port=%d" % port,
+                        "action=RouterEgress.set_smac", "mac=00:aa:00:00:00:%02x" % port)
+        out = h1.cmd("ping -c3 -i0.2 -W2 %s" % h2.IP())
+        assert " 0% packet loss" in out, out
+        assert "ttl=62" in out, out  # two routers
+    finally:
+        net.stop()
+        runstate.unregister(net)

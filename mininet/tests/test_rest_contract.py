@@ -55,5 +55,8 @@ def test_api_holds_its_openapi_contract_under_fuzzing(controller, tmp_path):
     output = result.stdout + result.stderr
     print(output)
     assert result.returncode == 0, "schemathesis found problems (exit %d):\n%s" % (result.returncode, output[-20000:])
-    trouble = [line for line in controller.log_tail(10 ** 7).splitlines() if SERVER_TROUBLE.search(line)]
+    log = controller.log_tail(10 ** 7)
+    assert controller.token not in log, "the API token appears in the controller's log"
+    assert controller.token not in output, "the API token appears in schemathesis's report"
+    trouble = [line for line in log.splitlines() if SERVER_TROUBLE.search(line)]
     assert not trouble, "the controller logged trouble while fuzzed:\n" + "\n".join(trouble[:40])

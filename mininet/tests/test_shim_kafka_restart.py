@@ -85,8 +85,15 @@ def test_reports_resume_after_a_broker_restart_and_losses_are_counted(broker):
             time.sleep(0.2)
         time.sleep(1.5)
     finally:
-        shims.stop()
+        shims.stop(keep_topics=True)
         shimnet.stop(net)
+    try:
+        check_reports(shims, down_at, up_at)
+    finally:
+        shims.delete_topics()
+
+
+def check_reports(shims, down_at, up_at):
     m = re.search(r"telemetry at exit: produced (\d+) dropped (\d+) unsent (\d+)", shims[shimnet.h(1)].log())
     assert m, shims[shimnet.h(1)].log()[-1500:]
     produced, dropped = int(m.group(1)), int(m.group(2))

@@ -119,6 +119,8 @@ func (r *runner) command(line string) error {
 		return r.checkCounter(rest)
 	case "register_write":
 		return r.registerWrite(rest)
+	case "direct_meter":
+		return r.directMeter(rest)
 	default:
 		return fmt.Errorf("unknown STF command %q", word)
 	}

@@ -25,6 +25,7 @@
 #include "include/control/egress_sensing.p4"
 #include "include/control/augmented_queue.p4"
 #include "include/control/ecn.p4"
+#include "include/control/fack.p4"
 #include "include/control/egress_rewrite.p4"
 #include "include/control/port_counters.p4"
 
@@ -182,6 +183,8 @@ control FabricEgress(inout headers_t hdr,
     AugmentedQueue() aq_egress;
     EgressSensing() sensing;
     EcnMarking() ecn;
+    Fack() fack;
+    FackBuild() fack_build;
     EgressRewrite() rewrite;
     UpstreamMeter() upstream_meter;
     EgressPortCounters() port_counters;
@@ -197,7 +200,10 @@ control FabricEgress(inout headers_t hdr,
         bool normal = !to_cpu && standard_metadata.instance_type == PKT_INSTANCE_TYPE_NORMAL;
         bool data = normal && !hdr.echo.isValid();
         bool aq = data && meta.routed && hdr.ipv4.isValid();
-        if (data) {
+        // A FACK clone (fack.p4) is rebuilt and rewritten for its port.
+        bool fack_clone = standard_metadata.instance_type == PKT_INSTANCE_TYPE_EGRESS_CLONE
+                && meta.fack_clone && hdr.tcp.isValid();
+        if (data || fack_clone) {
             port_kind.apply(meta, standard_metadata);
         }
         if (aq && meta.out_port_kind == PORT_KIND_HOST) {
@@ -216,6 +222,14 @@ control FabricEgress(inout headers_t hdr,
         }
         if (aq && !dropped) {
             ecn.apply(hdr, meta, standard_metadata);
+        }
+        if (aq && !dropped && hdr.tcp.isValid()) {
+            fack.apply(hdr, meta, standard_metadata);
+        }
+        if (fack_clone) {
+            fack_build.apply(hdr, meta);
+        }
+        if ((aq && !dropped) || fack_clone) {
             rewrite.apply(hdr, meta, standard_metadata);
         }
         if (normal && !dropped) {

@@ -27,6 +27,7 @@ ensure_setup
 kafka_was_running=0
 pid_alive kafka && kafka_was_running=1
 demo_cleanup() {
+    stop_pid monitor-0
     [ "$kafka_was_running" = 1 ] || "$FF_ROOT/fairfabric" kafka stop
 }
 trap demo_cleanup EXIT
@@ -34,6 +35,9 @@ trap 'exit 130' INT TERM
 
 "$FF_ROOT/fairfabric" kafka start
 say demo "Kafka broker: $FAIRFABRIC_KAFKA"
+# shellcheck source=tools/lib/monitor-java.sh
+source "$FF_ROOT/tools/lib/monitor-java.sh"
+ff_monitor_start_bg 0
 say demo "starting the fabric (Mininet, p4switch) and the controller"
 mkdir -p "$FF_RUN"
 (cd "$FF_ROOT/mininet" && "$FF_VENV/bin/python" -m fairfabric_mn.demo --kafka "$FAIRFABRIC_KAFKA" "${demo_args[@]}")

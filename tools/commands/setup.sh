@@ -3,7 +3,7 @@
 # change since it last succeeded is skipped.
 
 APT_PACKAGES=(mininet iperf3 iproute2 ethtool tcpdump bridge-utils iputils-ping iptables nftables
-    python3-venv python3-pip curl ca-certificates git maven openjdk-17-jdk-headless unzip procps)
+    python3-venv python3-pip curl ca-certificates git maven openjdk-17-jdk-headless unzip procps openssl)
 STEPS=7
 step=0
 next() { step=$((step + 1)); say "setup $step/$STEPS" "$1"; }

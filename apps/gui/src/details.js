@@ -26,7 +26,9 @@ export function linkDetails(l, snap, monitorOn) {
       d.up ? "up" : "<b class=\"bad\">failed</b>",
       bps(d.capacityBps),
       l.util == null ? "no data" : bps(d.load) + " (" + percent(d.load / d.capacityBps) + ")",
-      ((ids) => String(ids.length) + (ids.length ? " (" + ids.map(sessionLink).join(" ") + ")" : ""))([...new Set(on.map((s) => s.sessionId))]),
+      // n_e: the monitor's count of active sessions when it has one, else the allocated sessions' paths
+      ((ids) => String(d.activeSessions ?? ids.length) + (ids.length ? " (" + ids.map(sessionLink).join(" ") + ")" : ""))(
+        [...new Set(on.map((s) => s.sessionId))]),
       d.drops == null ? (monitorOn ? "0" : "—") : String(d.drops),
       METRICS.map((m) => (lv[m] == null ? "—" : "L" + lv[m])).join(" / "),
     ];

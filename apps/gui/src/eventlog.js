@@ -6,8 +6,8 @@ const MAX = 500;
 export function kindOf(e) {
   if (e.type.startsWith("allocation")) return "allocation";
   if (e.type.startsWith("routing-group")) return "routing-group";
-  if (e.type === "link.state" || e.type === "device.state" || e.type.startsWith("emulation")) return "failure";
-  if (e.type === "violation" || e.type.includes("infeasible") || e.type.includes("violation")) return "violation";
+  if (e.type === "link.state" || e.type === "device.state" || e.type.startsWith("emulation") || e.type.startsWith("link.")) return "failure";
+  if (e.type.includes("infeasible") || e.type.includes("violat")) return "violation";
   return "other";
 }
 

@@ -4,7 +4,7 @@ import { hostDetails, linkDetails, sessionDetails, switchDetails } from "./detai
 import { EventLogView } from "./eventlog.js";
 import { bps } from "./format.js";
 import { TopologyGraph } from "./graph.js";
-import { buildModel } from "./model.js";
+import { buildModel, monitorLinks, monitorTenants } from "./model.js";
 import { LiveStream } from "./stream.js";
 import { TenantsPanel } from "./tenants.js";
 
@@ -43,17 +43,8 @@ async function pollMonitor() {
   }
   const [links, tens] = await Promise.all([
     monitorPaths.links ? get("/monitor/links") : null, monitorPaths.tenants ? get("/monitor/tenants") : null]);
-  const lm = new Map();
-  for (const l of Array.isArray(links) ? links : (links && links.links) || []) {
-    const id = l.id || l.link;
-    if (id) lm.set(id, { loadBps: l.loadBps ?? l.load_bps ?? null, drops: l.drops ?? null });
-  }
-  const tm = new Map();
-  for (const t of Array.isArray(tens) ? tens : (tens && tens.tenants) || []) {
-    const id = t.id || t.tenantId || t.tenant;
-    const v = t.achievedBps ?? t.achieved_bps ?? t.rateBps ?? null;
-    if (id && v != null) tm.set(id, v);
-  }
+  const lm = monitorLinks(links);
+  const tm = monitorTenants(tens);
   state.monitor = { links: links ? lm : null, tenants: tens ? tm : null, ports: null };
 }
 setInterval(pollMonitor, 1000);

@@ -35,7 +35,7 @@ function locKey(device, port) {
 /** A directed link's load: the monitor's figure for it when it has one, else /topology's. */
 function loadOf(link, monitorLinks) {
   const m = monitorLinks && monitorLinks.get(link.id);
-  if (m && m.loadBps != null) return { load: m.loadBps, drops: m.drops ?? null };
+  if (m && m.loadBps != null) return { load: m.loadBps, drops: m.drops ?? null, activeSessions: m.activeSessions ?? null };
   return { load: link.loadBps, drops: null };
 }
 
@@ -163,6 +163,32 @@ export function groupLevels(routingGroups, device, port) {
   const out = {};
   for (const g of routingGroups) {
     if (g.device === device && g.ports.includes(port)) out[metricName(g.metric)] = g.level;
+  }
+  return out;
+}
+
+/**
+ * The monitor's link records (docs/kafka.md, ff.mon.links.v1) by /topology's link id: the
+ * monitor writes "a->b", /topology "a-b". The switch counters' load when there is one, else the
+ * shims'.
+ */
+export function monitorLinks(json) {
+  const out = new Map();
+  for (const l of Array.isArray(json) ? json : (json && json.links) || []) {
+    const id = (l.link || l.id || "").replace("->", "-");
+    if (!id) continue;
+    out.set(id, { loadBps: l.load_bps_switch ?? l.load_bps_shim ?? l.loadBps ?? null, drops: l.drops ?? null,
+      activeSessions: l.active_sessions ?? null });
+  }
+  return out;
+}
+
+/** The monitor's tenant records (ff.mon.tenants.v1) by tenant id: {achieved, violated}. */
+export function monitorTenants(json) {
+  const out = new Map();
+  for (const t of Array.isArray(json) ? json : (json && json.tenants) || []) {
+    const id = t.tenant || t.id || t.tenantId;
+    if (id) out.set(id, { achieved: t.achieved_bps ?? t.achievedBps ?? null, violated: t.violated ?? null });
   }
   return out;
 }

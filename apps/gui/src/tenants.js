@@ -20,7 +20,7 @@ export class TenantsPanel {
     return this.colours.get(id);
   }
 
-  /** achieved: Map tenant id -> measured bit/s from the monitor, or null when there is none. */
+  /** achieved: Map tenant id -> {achieved (bit/s), violated} from the monitor, or null when there is none. */
   update(tenants, allocations, achieved, now) {
     const allocatedBy = new Map();
     for (const a of allocations) allocatedBy.set(a.tenantId, (allocatedBy.get(a.tenantId) || 0) + a.totalBps);
@@ -28,14 +28,18 @@ export class TenantsPanel {
     const violations = new Set();
     for (const t of tenants) {
       const allocated = allocatedBy.get(t.id) || 0;
-      const ach = achieved ? achieved.get(t.id) ?? null : null;
+      const measured = achieved ? achieved.get(t.id) ?? null : null;
+      const ach = measured ? measured.achieved : null;
       const h = this.history.get(t.id) || [];
       h.push({ t: now, allocated, achieved: ach });
       while (h.length && now - h[0].t > 60000) h.shift();
       this.history.set(t.id, h);
       const g = t.minBandwidthBps;
       const hasSessions = allocatedBy.has(t.id);
-      const violated = g != null && hasSessions && (allocated + 1 < g || (ach != null && ach < 0.95 * g));
+      // the monitor's judgement when it has one (it knows the demand and holds a violation for a
+      // while); else: allocated below the guarantee, or measured below 95 % of it
+      const violated = measured && measured.violated != null ? measured.violated
+        : g != null && hasSessions && (allocated + 1 < g || (ach != null && ach < 0.95 * g));
       if (violated) violations.add(t.id);
       const tr = document.createElement("tr");
       tr.dataset.tenant = t.id;

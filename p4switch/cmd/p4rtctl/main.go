@@ -27,6 +27,9 @@ commands:
   set-default TABLE action=ACTION [PARAM=VALUE ...]
                                          modify a table's default action
   read TABLE                             print a table's entries (text format)
+  clone-session ID PORT                  insert a clone session with one replica
+  direct-meter TABLE [FIELD=VALUE ...] cir=N cburst=N pir=N pburst=N
+                                         configure the direct meter of an entry
   bench-insert [-count N] [-batch N] TABLE FIELD action=ACTION [PARAM=VALUE ...]
                                          insert N entries with distinct FIELD values
                                          in batches, print inserts per second
@@ -88,6 +91,16 @@ func main() {
 			fmt.Println(prototext.MarshalOptions{}.Format(e.GetTableEntry()))
 		}
 		fmt.Printf("%d entries\n", len(es))
+	case "clone-session":
+		u, err := cloneSessionUpdate(args[1:])
+		check(err)
+		check(c.write(u))
+	case "direct-meter":
+		info, err := c.p4info()
+		check(err)
+		u, err := directMeterUpdate(info, args[1:])
+		check(err)
+		check(c.write(u))
 	case "bench-insert":
 		check(benchInsert(c, args[1:]))
 	default:

@@ -35,6 +35,8 @@ type switchSpec struct {
 	Seed      uint64              `json:"seed"`
 	PollSpin  time.Duration       `json:"poll_spin_ns"`
 	AddrFile  string              `json:"grpc_addr_file"` // write the listen address here
+	TLSCert   string              `json:"tls_cert"`       // with TLSKey: P4Runtime over TLS (tls.go)
+	TLSKey    string              `json:"tls_key"`
 }
 
 // instance is a running switch.
@@ -52,6 +54,10 @@ type instance struct {
 // any) and serves P4Runtime and the admin interface. On an error nothing is
 // left running.
 func startInstance(spec switchSpec, log *slog.Logger) (*instance, error) {
+	security, err := tlsServerOptions(spec.TLSCert, spec.TLSKey)
+	if err != nil {
+		return nil, err
+	}
 	queues := map[uint32]tm.PortConfig{}
 	base := tm.DefaultConfig()
 	if err := base.Apply(spec.Defaults...); err != nil {
@@ -134,7 +140,7 @@ func startInstance(spec switchSpec, log *slog.Logger) (*instance, error) {
 		return fail("gRPC listen: %v", err)
 	}
 	in.addr = lis.Addr().String()
-	in.grpc = grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.UnaryInterceptor(in.srv.TimeWrites))
+	in.grpc = grpc.NewServer(append(security, grpc.MaxRecvMsgSize(256<<20), grpc.UnaryInterceptor(in.srv.TimeWrites))...)
 	in.srv.Register(in.grpc)
 	if spec.AdminAddr != "" {
 		al, err := net.Listen("tcp", spec.AdminAddr)

@@ -43,6 +43,7 @@ const bit<32> PKT_INSTANCE_TYPE_RESUBMIT      = 6;
 // Field lists preserved across clone / recirculate / resubmit.
 const bit<8> FL_EVENT    = 1;  // @field_list(1) in header.p4
 const bit<8> FL_RESUBMIT = 2;  // @field_list(2) in header.p4
+const bit<8> FL_FACK     = 3;  // @field_list(3) in header.p4
 
 // Role of a port, from table entries (port_kind tables).
 const bit<2> PORT_KIND_UNSET  = 0;
@@ -97,6 +98,15 @@ const bit<8> PROBE_ERRNO_LINK_FAILED = 1;
 const bit<32> LOSS_PERCENT    = 5;
 const bit<8>  FAIL_BATCHES    = 3;
 const bit<8>  RECOVER_BATCHES = 10;
+
+// P4TE FACK: the E2E clone session of a FACK is FACK_CLONE_SESSION_BASE +
+// the data packet's ingress port; the controller maps it to that port.
+const bit<32> FACK_CLONE_SESSION_BASE = 1024;
+// TCP flags (the 8-bit field: CWR ECE URG ACK PSH RST SYN FIN).
+const bit<8> TCP_FLAG_ACK = 0x10;
+const bit<8> TCP_FLAGS_SYN_FIN_RST = 0x07;
+// A FACK: Ethernet + IPv4 + TCP without options or payload.
+const bit<32> FACK_FRAME_BYTES = 54;
 
 // Failover retries (resubmissions with a new hash salt) before giving up.
 const bit<8> MAX_FAILOVER_TRIES = 3;

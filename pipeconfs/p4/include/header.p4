@@ -190,6 +190,16 @@ struct local_metadata_t {
     @field_list(2)
     bool    aq_mark;
     bit<2>  link_color;      // this packet's utilisation colour at egress
+    bool    egress_event;    // egress sensing cloned an event (one E2E clone per pass)
+
+    // P4TE FACK: what the clone needs (preserved), and "this pass built one"
+    @field_list(3)
+    bool    fack_clone;
+    @field_list(3)
+    bit<32> fack_ack_no;
+    @field_list(3)
+    bit<16> fack_window;
+    bool    fack_built;
 
     // the event a packet-in reports (report_*) and a second pending event
     @field_list(1)

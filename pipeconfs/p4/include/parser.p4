@@ -138,6 +138,13 @@ control FabricComputeChecksum(inout headers_t hdr, inout local_metadata_t meta) 
               hdr.ipv4.frag_offset, hdr.ipv4.ttl, hdr.ipv4.protocol,
               hdr.ipv4.src_addr, hdr.ipv4.dst_addr },
             hdr.ipv4.hdr_checksum, HashAlgorithm.csum16);
+        // A FACK (fack.p4) has no payload: pseudo-header + 20-byte TCP header.
+        update_checksum(hdr.tcp.isValid() && meta.fack_built,
+            { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, 8w0, hdr.ipv4.protocol, 16w20,
+              hdr.tcp.src_port, hdr.tcp.dst_port, hdr.tcp.seq_no, hdr.tcp.ack_no,
+              hdr.tcp.data_offset, hdr.tcp.res, hdr.tcp.flags, hdr.tcp.window,
+              hdr.tcp.urgent_ptr },
+            hdr.tcp.checksum, HashAlgorithm.csum16);
     }
 }
 

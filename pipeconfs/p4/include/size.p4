@@ -33,4 +33,9 @@
 #define AQ_TABLE_SIZE 65536
 #define AQ_STATE_SIZE 65536
 
+// P4TE FACK: classes with FACK on, and per-flow slots (hash of the data
+// direction's addresses and ports) for the last real ACK and the last FACK.
+#define FACK_CLASS_TABLE_SIZE 64
+#define FACK_FLOW_SLOTS 4096
+
 #endif

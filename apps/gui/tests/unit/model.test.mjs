@@ -1,7 +1,7 @@
 // The graph model without a browser: tiers, host merging, link pairing, failure and utilisation.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildModel, groupLevels, layout, sessionsOnLink } from "../../src/model.js";
+import { buildModel, groupLevels, layout, monitorLinks, monitorTenants, sessionsOnLink } from "../../src/model.js";
 
 const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
 const link = (a, pa, b, pb, load = 0, up = true) => ({
@@ -72,4 +72,15 @@ test("sessions on a directed link and routing-group levels by metric", () => {
   assert.deepEqual(sessionsOnLink(allocations, "device:spine1", "device:leaf1"), []);
   const groups = [{ device: "device:leaf1", metric: "QUEUE_DEPTH", level: 1, ports: [3] }, { device: "device:leaf1", metric: "hop-delay", level: 0, ports: [3, 4] }];
   assert.deepEqual(groupLevels(groups, "device:leaf1", 3), { "queue-depth": 1, "hop-delay": 0 });
+});
+
+test("the monitor's records (docs/kafka.md examples) map onto /topology's ids", () => {
+  const links = monitorLinks([{ schema: 1, link: "device:leaf1/3->device:spine1/1", capacity_bps: 100000000, active_sessions: 1,
+    load_bps_shim: 26806400.0, load_bps_switch: 26880000.0, drops: 2 }, { link: "device:spine1/1->device:leaf1/3", load_bps_shim: 5e6, load_bps_switch: null }]);
+  assert.deepEqual(links.get("device:leaf1/3-device:spine1/1"), { loadBps: 26880000, drops: 2, activeSessions: 1 });
+  assert.equal(links.get("device:spine1/1-device:leaf1/3").loadBps, 5e6, "the shims' load when no counter covered the link");
+  const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg, links);
+  assert.equal(m.links.find((l) => l.kind === "fabric").util, 0.2688);
+  const tenants = monitorTenants([{ schema: 1, tenant: "t1", achieved_bps: 26806400.0, allocated_bps: 40000000, violated: false }]);
+  assert.deepEqual(tenants.get("t1"), { achieved: 26806400, violated: false });
 });

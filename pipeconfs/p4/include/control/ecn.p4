@@ -2,8 +2,7 @@
 //  - physical queue: enq_qdepth above the port's threshold (DCTCP-style K);
 //  - P4TE rate adaptation (§6.4.1): the packet's class is over its safe rate
 //    (incoming colour not GREEN) and its egress link is not GREEN. The paper
-//    also sends a fake ACK in this case; fairfabric leaves rate control to the
-//    host shim and keeps only the mark;
+//    also sends a fake ACK in this case: fack.p4, for the classes it enables;
 //  - an ECN-type Augmented Queue above its threshold (ingress or egress).
 #ifndef __FAIRFABRIC_ECN__
 #define __FAIRFABRIC_ECN__

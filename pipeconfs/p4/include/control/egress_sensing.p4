@@ -99,11 +99,13 @@ control EgressSensing(inout headers_t hdr,
                 meta.pending_value = meta.queue_depth;
             }
             clone_preserving_field_list(CloneType.E2E, CPU_CLONE_SESSION_ID, FL_EVENT);
+            meta.egress_event = true;
         } else if (queue_direction != DIR_NONE) {
             meta.report_metric = METRIC_QUEUE_DEPTH;
             meta.report_direction = queue_direction;
             meta.report_value = meta.queue_depth;
             clone_preserving_field_list(CloneType.E2E, CPU_CLONE_SESSION_ID, FL_EVENT);
+            meta.egress_event = true;
         }
     }
 }

@@ -8,8 +8,8 @@ test_clock prefix (ingress time, egress time, queue depth).
 """
 import os
 
-from packets import (arp, echo, ethernet, fabric, packet_in, packet_out, probe, test_clock,
-                     udp, udp_packet, ipv4, vlan)
+from packets import (arp, echo, ethernet, fabric, packet_in, packet_out, probe, tcp_packet,
+                     test_clock, udp, udp_packet, ipv4, vlan)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.dirname(HERE)
@@ -639,8 +639,90 @@ the pinned-path tag pass through; T^Source becomes the spine's ingress time.""")
     t.write()
 
 
+# ---------------------------------------------------------------- P4TE FACK
+def fack():
+    t = Stf("fack", """
+P4TE FACK at the sender's leaf (h1 on port 1 sends TCP to h2 on port 2): the
+decision table (class GREEN: none; class over its safe rate and link not GREEN:
+window - w/4 and CE on the data; link GREEN: window + w/256), the pure ACK
+(swapped addresses and ports, ACK = the last real ACK, SEQ = the data's ACK,
+54 bytes, both checksums), B-byte de-duplication, off by default, and an egress
+event taking the pass's one E2E clone.""")
+    leaf_setup(t)
+    DSCP_FACK, DSCP_OFF = 0x02, 0x04
+    H1_PORT, H2_PORT = 40000, 5001
+    fack_session = 1024 + 1
+    t.raw("mirroring_add {} 1".format(fack_session))
+    t.add(E + "fack.fack_classes", "hdr.ipv4.dscp:{}".format(DSCP_FACK), E + "fack.enable_fack",
+          "min_bytes_between:5000")
+    for dscp in (DSCP_FACK, DSCP_OFF):
+        t.add(I + "safe_rate.class_safe_rate",
+              "standard_metadata.ingress_port:1 hdr.ipv4.dscp:{}".format(dscp),
+              I + "safe_rate.read_class_color")
+    t.add(E + "sensing.link_util", "standard_metadata.egress_port:2", E + "sensing.read_link_color")
+    payload = bytes(range(100))
+    ident = [0]
+
+    def data(seq, dscp=DSCP_FACK, flags=0x18, body=payload, ecn_out=1):
+        ident[0] += 1
+        args = dict(flags=flags, window=512, payload=body, dscp=dscp, ident=ident[0])
+        t.packet(1, from_host(), tcp_packet(H1, H2, H1_PORT, H2_PORT, seq, 7000, ecn=1, **args))
+        t.expect(2, to_h2(), tcp_packet(H1, H2, H1_PORT, H2_PORT, seq, 7000, ttl=63, ecn=ecn_out, **args))
+
+    def real_ack(ack, window):
+        ident[0] += 1
+        args = dict(window=window, ident=ident[0])
+        t.packet(2, ethernet(ROUTER, H2_MAC, ETH_IPV4), tcp_packet(H2, H1, H2_PORT, H1_PORT, 7000, ack, **args))
+        t.expect(1, ethernet(H1_MAC, ROUTER, ETH_IPV4),
+                 tcp_packet(H2, H1, H2_PORT, H1_PORT, 7000, ack, ttl=63, **args))
+
+    def fack_expected(ack, window):
+        t.expect(1, ethernet(H1_MAC, ROUTER, ETH_IPV4),
+                 tcp_packet(H2, H1, H2_PORT, H1_PORT, 7000, ack, window=window, dscp=DSCP_FACK,
+                            ident=0) + "$")
+
+    t.comment("no real ACK of the flow seen yet: no FACK even when the class is over its rate")
+    t.raw("direct_meter {}safe_rate.class_safe_rate standard_metadata.ingress_port:1 hdr.ipv4.dscp:{} "
+          "1 1 1000000000 1000000000".format(I, DSCP_FACK))
+    data(1)
+    t.comment("h2's real ACK toward h1 (ack 1001, window 4096) is remembered")
+    real_ack(1001, 4096)
+    t.comment("class GREEN (within its safe rate): no FACK")
+    t.raw("direct_meter {}safe_rate.class_safe_rate standard_metadata.ingress_port:1 hdr.ipv4.dscp:{} "
+          "1000000000 1000000000 1000000000 1000000000".format(I, DSCP_FACK))
+    data(1001)
+    t.comment("class YELLOW, link GREEN: FACK with window 4096 + 4096/256 = 4112, data not marked")
+    t.raw("direct_meter {}safe_rate.class_safe_rate standard_metadata.ingress_port:1 hdr.ipv4.dscp:{} "
+          "1 1 1000000000 1000000000".format(I, DSCP_FACK))
+    data(1101)
+    fack_expected(1001, 4112)
+    t.comment("within B = 5000 bytes of the last FACK: no FACK")
+    data(6000)
+    t.comment("a pure ACK or a FIN from the sender: no FACK")
+    data(6101, flags=0x10, body=b"")
+    data(6101, flags=0x11)
+    t.comment("a class without a fack_classes entry (off by default): no FACK")
+    t.raw("direct_meter {}safe_rate.class_safe_rate standard_metadata.ingress_port:1 hdr.ipv4.dscp:{} "
+          "1 1 1000000000 1000000000".format(I, DSCP_OFF))
+    data(20001, dscp=DSCP_OFF)
+    t.comment("link turns YELLOW: the utilisation event takes the E2E clone, no FACK; data CE")
+    t.raw("direct_meter {}sensing.link_util standard_metadata.egress_port:2 1 1 1000000000 1000000000".format(E))
+    data(20001, ecn_out=3)
+    t.comment("class YELLOW, link YELLOW: FACK with window 4096 - 4096/4 = 3072, data CE")
+    data(20101, ecn_out=3)
+    fack_expected(1001, 3072)
+    t.comment("a newer real ACK (ack 21101, window 8192) is what the next FACK carries: 6144")
+    real_ack(21101, 8192)
+    data(30001, ecn_out=3)
+    fack_expected(21101, 6144)
+    t.comment("FACKs sent: 2 decreases, 1 increase")
+    t.raw("check_counter {}fack.facks_sent(0) 2".format(E))
+    t.raw("check_counter {}fack.facks_sent(1) 1".format(E))
+    t.write()
+
+
 if __name__ == "__main__":
     for make in (forwarding, pinned_paths, queue_events, delay_events, aq_vectors, aq_boundaries,
-                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine):
+                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
         make()
     print("wrote", len(os.listdir(OUT)), "files in", OUT)

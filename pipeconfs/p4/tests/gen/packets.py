@@ -90,3 +90,19 @@ def udp_packet(src, dst, total_len=46, ttl=64, dscp=0, ecn=0, sport=1000, dport=
     assert payload >= 0
     return (ipv4(src, dst, total_len, 17, ttl, dscp, ecn, ident)
             + udp(sport, dport, total_len - 20) + "00" * payload)
+
+
+def tcp_packet(src, dst, sport, dport, seq, ack, flags=0x10, window=0, payload=b"", ttl=64, dscp=0,
+               ecn=0, ident=1):
+    """IPv4 + TCP (no options) + payload, with both checksums computed."""
+    total_len = 40 + len(payload)
+    header = bytearray()
+    header += sport.to_bytes(2, "big") + dport.to_bytes(2, "big")
+    header += seq.to_bytes(4, "big") + ack.to_bytes(4, "big")
+    header += bytes([5 << 4, flags]) + window.to_bytes(2, "big") + b"\x00\x00" + b"\x00\x00"
+    segment = bytes(header) + payload
+    pseudo = (ip(src).to_bytes(4, "big") + ip(dst).to_bytes(4, "big") + bytes([0, 6])
+              + len(segment).to_bytes(2, "big"))
+    summed = pseudo + segment + (b"\x00" if len(segment) % 2 else b"")
+    header[16:18] = _checksum(summed).to_bytes(2, "big")
+    return ipv4(src, dst, total_len, 6, ttl, dscp, ecn, ident) + bytes(header).hex() + payload.hex()

@@ -24,6 +24,9 @@ public final class Monitor {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // Wait up to the grace for input partitions that have data not fetched yet, so that one input
+        // cannot run ahead of another and make its reports late (a record waiting longer would be late anyway).
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, o.settings().graceMs());
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // a killed instance's partitions move to the others after this long
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);

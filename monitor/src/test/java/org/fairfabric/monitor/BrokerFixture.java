@@ -130,9 +130,13 @@ final class BrokerFixture implements AutoCloseable {
 
     /** The closed periods (index k) of the uplink in ff.mon.links, one entry per record. */
     List<JsonNode> uplinkPeriods() {
+        return linkPeriods(UPLINK);
+    }
+
+    List<JsonNode> linkPeriods(String link) {
         List<JsonNode> out = new ArrayList<>();
         for (ConsumerRecord<String, String> r : readAll(topics.links)) {
-            if (UPLINK.equals(r.key()) && r.value() != null) {
+            if (link.equals(r.key()) && r.value() != null) {
                 ObjectNode v = (ObjectNode) Json.parseObject(r.value());
                 v.put("_offset", r.partition() + "@" + r.offset());
                 if (v.get("update").asText().equals("period")) {
@@ -147,11 +151,14 @@ final class BrokerFixture implements AutoCloseable {
         return (int) ((link.get("period_start_ms").asLong() - T0) / 1000);
     }
 
-    /** Waits until the uplink's period {@code k} is in the view. */
+    static final List<String> PATH = List.of("h1/0->device:leaf1/1", UPLINK, "device:spine1/2->device:leaf2/3",
+            "device:leaf2/1->h2/0");
+
+    /** Waits until period {@code k} of every link of the path is in the view. */
     void awaitPeriod(int k, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            if (uplinkPeriods().stream().anyMatch(l -> periodIndex(l) >= k)) {
+            if (PATH.stream().allMatch(link -> linkPeriods(link).stream().anyMatch(l -> periodIndex(l) >= k))) {
                 return;
             }
             Thread.sleep(500);

@@ -55,6 +55,7 @@ class MonitorFailoverTest {
             }
             f.awaitPeriod(PERIODS - 3, Duration.ofSeconds(180));
             MonitorRestartTest.assertEveryPeriodOnceWithItsLoad(f.uplinkPeriods(), PERIODS - 3);
+            assertEquals(List.of(), f.readAll(f.topics.rejected), "nothing rejected: no replayed duplicate, nothing late");
             pair = periodFigures(f);
         }
         assertTrue(single.size() > 4 * (PERIODS - 3), "links and tenants of every closed period: " + single.size());

@@ -63,6 +63,7 @@ public final class FabricConstants {
     public static final PiTableId QUEUE_SENSING = PiTableId.of("FabricEgress.sensing.queue_sensing");
     public static final PiTableId LINK_UTIL = PiTableId.of("FabricEgress.sensing.link_util");
     public static final PiTableId ECN_MARKING = PiTableId.of("FabricEgress.ecn.ecn_marking");
+    public static final PiTableId FACK_CLASSES = PiTableId.of("FabricEgress.fack.fack_classes");
     public static final PiTableId AQ_CLASSIFY_OUTBOUND =
             PiTableId.of("FabricIngress.aq_classify_outbound.aq_classify_outbound");
     public static final PiTableId AQ_CLASSIFY_INBOUND =
@@ -100,6 +101,7 @@ public final class FabricConstants {
     public static final PiActionId READ_LINK_COLOR = PiActionId.of("FabricEgress.sensing.read_link_color");
     public static final PiActionId READ_CLASS_COLOR = PiActionId.of("FabricIngress.safe_rate.read_class_color");
     public static final PiActionId SET_ECN_THRESHOLD = PiActionId.of("FabricEgress.ecn.set_ecn_threshold");
+    public static final PiActionId ENABLE_FACK = PiActionId.of("FabricEgress.fack.enable_fack");
     public static final PiActionId SET_AQ_IDS = PiActionId.of("FabricIngress.aq_classify_outbound.set_aq_ids");
     public static final PiActionId SET_EGRESS_AQ = PiActionId.of("FabricEgress.aq_classify_inbound.set_egress_aq");
     public static final PiActionId AQ_UPDATE_INGRESS = PiActionId.of("FabricIngress.aq_ingress.aq_update");
@@ -114,6 +116,7 @@ public final class FabricConstants {
     public static final PiActionParamId DELAY_DELTA = PiActionParamId.of("delay_delta");
     public static final PiActionParamId QUEUE_DELTA = PiActionParamId.of("queue_delta");
     public static final PiActionParamId QUEUE_THRESHOLD = PiActionParamId.of("queue_threshold");
+    public static final PiActionParamId FACK_MIN_BYTES_BETWEEN = PiActionParamId.of("min_bytes_between");
     public static final PiActionParamId ING_AQ_ID = PiActionParamId.of("ing_aq_id");
     public static final PiActionParamId EGR_AQ_ID = PiActionParamId.of("egr_aq_id");
     public static final PiActionParamId AQ_INDEX = PiActionParamId.of("index");
@@ -122,6 +125,9 @@ public final class FabricConstants {
     public static final PiActionParamId AQ_CC_TYPE = PiActionParamId.of("cc_type");
     public static final PiActionParamId AQ_ECN_THRESHOLD = PiActionParamId.of("ecn_threshold");
     public static final PiActionParamId AQ_INV_RATE_FP = PiActionParamId.of("inv_rate_fp");
+
+    /** P4TE FACK: clone session FACK_CLONE_SESSION_BASE + p must send to host port p. */
+    public static final int FACK_CLONE_SESSION_BASE = 1024;
 
     // Port kinds (action parameter "kind").
     public static final int PORT_KIND_HOST = 1;

@@ -34,7 +34,7 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 @Component(immediate = true)
 public final class PipeconfLoader {
 
-    public static final PiPipeconfId PIPECONF_ID = new PiPipeconfId("org.fairfabric.fabric");
+    public static final PiPipeconfId PIPECONF_ID = new PiPipeconfId("org.fairfabric.pipeconf.fabric");
     static final String P4INFO_RESOURCE = "/p4info.txt";
     static final String BMV2_JSON_RESOURCE = "/bmv2.json";
 

@@ -38,6 +38,9 @@ import org.fairfabric.controller.rest.BearerAuth;
 import org.fairfabric.controller.rest.HttpApi;
 import org.fairfabric.controller.rest.HttpServer;
 import org.fairfabric.controller.rest.OpenApiDocument;
+import org.fairfabric.controller.monitor.ControllerMonitor;
+import org.fairfabric.controller.monitor.MonitorRoutes;
+import org.fairfabric.controller.monitor.MonitorView;
 
 /** The embedded controller: journal-backed provisioning, the live network view, Kafka events and the REST API. */
 public final class Controller implements AutoCloseable {
@@ -87,12 +90,14 @@ public final class Controller implements AutoCloseable {
         ControlBus bus = new ControlBus();
         Devices devices = null;
         Server server = null;
+        ControllerMonitor monitor = null;
         try {
             PipelineFiles pipeline = s.p4info == null ? null : PipelineFiles.read(s.p4info, s.p4DeviceConfig);
             EventLog events = new EventLog(Clock.systemUTC(), EVENTS_KEPT);
             if (s.kafka != null) {
                 kafka = new KafkaEventPublisher(s.kafka, ControllerTopics.DEFAULT_PREFIX);
                 events.addSink(kafka);
+                monitor = new ControllerMonitor(s.kafka);
             }
             NetworkConfigParser parser = new NetworkConfigParser();
             FabricService fabric = new FabricService(store, parser, events);
@@ -103,7 +108,7 @@ public final class Controller implements AutoCloseable {
                 platform.slices.fleetReplaced(fleet);
                 bus.post(new ControlEvent.TopologyChanged(platform.topology.configurationApplied(cfg), true));
                 bus.sync(); // every slice is handed to the new agents before they connect
-            });
+            }, s.p4rtSecurity);
             Devices devs = devices;
             events.addSink(new ProvisioningEvents(bus, platform.topology::hostsChanged));
             events.addSink(e -> {
@@ -124,18 +129,30 @@ public final class Controller implements AutoCloseable {
                 }
             }
             devs.sync();
+            if (monitor != null) {
+                bus.register(monitor.dataplaneEvents());
+                monitor.start(fabric, network, events, platform.topology::configuration,
+                        () -> devs.fleet() == null ? java.util.Map.of() : devs.fleet().agents(),
+                        pipeline == null ? null : pipeline.p4info, components.allocation);
+            }
             bus.sync();
             List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));
             routes.add(EmulationRoutes.linkState(new EmulatedLinks(fabric, network)));
+            routes = MonitorRoutes.with(routes, monitor == null ? new MonitorView() : monitor.view(), fabric);
             server = HttpServer.create(s.httpHost, s.httpPort, new FrontDoor(new HttpApi(routes, new BearerAuth(s.apiToken)),
-                    new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), null);
+                    new EventStream(fabric, network), new StaticFiles(StaticFiles.configuredRoot())), s.https);
             server.start();
-            String url = "http://" + s.httpHost + ":" + HttpServer.localPort(server);
-            return new Controller(store, fabric, network, kafka, devices, bus, components.allocation, components.routingGroups,
-                    server, url);
+            String url = (s.https == null ? "http://" : "https://") + s.httpHost + ":" + HttpServer.localPort(server);
+            Controller c = new Controller(store, fabric, network, kafka, devices, bus, components.allocation,
+                    components.routingGroups, server, url);
+            c.monitor = monitor;
+            return c;
         } catch (Exception e) {
             stopQuietly(server);
             bus.close();
+            if (monitor != null) {
+                monitor.close();
+            }
             if (devices != null) {
                 devices.close();
             }
@@ -211,6 +228,8 @@ public final class Controller implements AutoCloseable {
     }
 
     private boolean closed;
+    /** The controller side of the central monitor (null without Kafka). */
+    private ControllerMonitor monitor;
 
     @Override
     public synchronized void close() {
@@ -220,6 +239,9 @@ public final class Controller implements AutoCloseable {
         closed = true;
         stopQuietly(http);
         bus.close();
+        if (monitor != null) {
+            monitor.close();
+        }
         devices.close();
         if (kafka != null) {
             kafka.close();

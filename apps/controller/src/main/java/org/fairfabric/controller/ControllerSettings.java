@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.fairfabric.controller.p4rt.ChannelSecurity;
+import org.fairfabric.controller.rest.PemCredentials;
+import org.fairfabric.controller.rest.TokenFiles;
 
 /**
  * How the controller is started. The API token never has a default and never comes from the
@@ -15,7 +18,7 @@ public final class ControllerSettings {
     public static final String USAGE = String.join("\n",
             "usage: fairfabric-controller --data-dir DIR [--netcfg FILE] [--http-host H] [--http-port N]",
             "                             [--kafka HOST:PORT] [--token-file FILE] [--p4info FILE --p4-device-config FILE]",
-            "                             [--echo-interval-ms N]",
+            "                             [--echo-interval-ms N] [--tls-cert FILE --tls-key FILE] [--p4rt-trust FILE]",
             "  --data-dir DIR     where the journal (tenants, hosts, network configuration) lives",
             "  --netcfg FILE      ONOS network-config JSON; replaces the stored one when it differs",
             "  --http-host H      REST listen address (default 127.0.0.1)",
@@ -24,7 +27,11 @@ public final class ControllerSettings {
             "  --token-file FILE  file holding the bearer token for mutations (else $FF_API_TOKEN; required)",
             "  --p4info FILE      P4Info (text format) of the pipeline to push to every switch",
             "  --p4-device-config FILE  the target's device config for that pipeline (p4switch: 'p4switch bundle' output)",
-            "  --echo-interval-ms N     vFab echo interval (default 250): a link without replies for 3 intervals fails");
+            "  --echo-interval-ms N     vFab echo interval (default 250): a link without replies for 3 intervals fails",
+            "  --tls-cert FILE    serve the REST API and GUI over HTTPS with this PEM certificate (chain)",
+            "  --tls-key FILE     ... and this PEM private key (PKCS#8, 'BEGIN PRIVATE KEY'); the token file must be 0600",
+            "  --p4rt-trust FILE  PEM certificates that grpcs:// switches' certificates must verify against",
+            "                     (default: the JVM's trust store); grpc:// switches are plaintext");
 
     public final Path dataDir;
     public final Path netcfg;
@@ -37,6 +44,10 @@ public final class ControllerSettings {
     public final Path p4DeviceConfig;
     /** vFab echo interval: software switches on a busy machine may need more than the default. */
     public final long echoIntervalMs;
+    /** The HTTPS certificate and key of the REST API and GUI; null: plain HTTP. */
+    public final PemCredentials https;
+    /** What grpcs:// switches' certificates are verified against. */
+    public final ChannelSecurity p4rtSecurity;
 
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig) {
@@ -45,6 +56,14 @@ public final class ControllerSettings {
 
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig, long echoIntervalMs) {
+        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs, null, ChannelSecurity.systemTrust());
+    }
+
+    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
+                               Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
+                               ChannelSecurity p4rtSecurity) {
+        this.https = https;
+        this.p4rtSecurity = p4rtSecurity;
         this.dataDir = dataDir;
         this.netcfg = netcfg;
         this.httpHost = httpHost;
@@ -64,6 +83,18 @@ public final class ControllerSettings {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile);
     }
 
+    /** The same settings, serving HTTPS with {@code credentials} (null: plain HTTP). */
+    public ControllerSettings withHttps(PemCredentials credentials) {
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
+                credentials, p4rtSecurity);
+    }
+
+    /** The same settings, verifying grpcs:// switches as {@code security} says. */
+    public ControllerSettings withP4RuntimeSecurity(ChannelSecurity security) {
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
+                https, security);
+    }
+
     /** Parses the command line; throws IllegalArgumentException with a message for the user. */
     public static ControllerSettings parse(String[] args, Map<String, String> env) {
         Path dataDir = null;
@@ -75,6 +106,9 @@ public final class ControllerSettings {
         int port = 8181;
         String kafka = env.get("FAIRFABRIC_KAFKA");
         long echoMs = Controller.ECHO_INTERVAL_MS;
+        Path tlsCert = null;
+        Path tlsKey = null;
+        ChannelSecurity p4rt = ChannelSecurity.systemTrust();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -98,6 +132,9 @@ public final class ControllerSettings {
                 case "--kafka": kafka = v; break;
                 case "--token-file": tokenFile = Path.of(v); break;
                 case "--p4info": p4info = Path.of(v); break;
+                case "--tls-cert": tlsCert = Path.of(v); break;
+                case "--tls-key": tlsKey = Path.of(v); break;
+                case "--p4rt-trust": p4rt = ChannelSecurity.trusting(Path.of(v)); break;
                 case "--p4-device-config": p4DeviceConfig = Path.of(v); break;
                 case "--echo-interval-ms":
                     try {
@@ -117,6 +154,7 @@ public final class ControllerSettings {
         }
         String token;
         if (tokenFile != null) {
+            TokenFiles.requirePrivate(tokenFile);
             try {
                 token = Files.readString(tokenFile).strip();
             } catch (IOException e) {
@@ -134,6 +172,10 @@ public final class ControllerSettings {
         if (kafka != null && kafka.isBlank()) {
             kafka = null;
         }
-        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs);
+        if ((tlsCert == null) != (tlsKey == null)) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+        }
+        PemCredentials https = tlsCert == null ? null : new PemCredentials(tlsCert, tlsKey);
+        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs, https, p4rt);
     }
 }

@@ -7,6 +7,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.controller.netcfg.NetworkConfig;
+import org.fairfabric.controller.p4rt.ChannelSecurity;
 import org.fairfabric.controller.p4rt.DeviceFleet;
 import org.fairfabric.controller.p4rt.PacketInListener;
 import org.fairfabric.controller.p4rt.PipelineFiles;
@@ -24,6 +25,7 @@ final class Devices implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final ChannelSecurity security;
     private DeviceFleet fleet;
 
     /**
@@ -32,7 +34,8 @@ final class Devices implements AutoCloseable {
      * the switches are first reconciled).
      */
     Devices(NetworkView network, PipelineFiles pipeline, Uint128 electionId, PacketInListener packets,
-            BiConsumer<NetworkConfig, DeviceFleet> applied) {
+            BiConsumer<NetworkConfig, DeviceFleet> applied, ChannelSecurity security) {
+        this.security = security;
         this.network = network;
         this.pipeline = pipeline;
         this.electionId = electionId;
@@ -46,7 +49,7 @@ final class Devices implements AutoCloseable {
             fleet.close();
         }
         Controller.resetTopology(network, cfg);
-        fleet = new DeviceFleet(cfg, electionId, pipeline, network::setDeviceAvailable, packets);
+        fleet = new DeviceFleet(cfg, electionId, pipeline, network::setDeviceAvailable, packets, security);
         applied.accept(cfg, fleet);
         fleet.start();
     }

@@ -9,6 +9,7 @@ public final class EventTypes {
     public static final String HOST_REMOVED = "host.removed";
     public static final String SESSION_ADDED = "session.added";
     public static final String SESSION_REMOVED = "session.removed";
+    public static final String SESSION_UPDATED = "session.updated";
     public static final String NETWORK_CONFIG_UPDATED = "network-config.updated";
     public static final String ALLOCATION_UPDATED = "allocation.updated";
     public static final String ROUTING_GROUP_MOVED = "routing-group.moved";

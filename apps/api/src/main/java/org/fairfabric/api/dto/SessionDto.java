@@ -14,13 +14,27 @@ public final class SessionDto {
     public final String dstHost;
     public final Long demandBps;
     public final String source;
+    /**
+     * The session's own weight (Promenade §3.8: a tenant splits its weight over its VM pairs);
+     * null: an equal share of its tenant's weight.
+     */
+    public final Double weight;
 
     public SessionDto(String id, String tenantId, String srcHost, String dstHost, Long demandBps, String source) {
+        this(id, tenantId, srcHost, dstHost, demandBps, source, null);
+    }
+
+    public SessionDto(String id, String tenantId, String srcHost, String dstHost, Long demandBps, String source, Double weight) {
         this.id = Objects.requireNonNull(id, "id");
         this.tenantId = Objects.requireNonNull(tenantId, "tenantId");
         this.srcHost = Objects.requireNonNull(srcHost, "srcHost");
         this.dstHost = Objects.requireNonNull(dstHost, "dstHost");
         this.demandBps = demandBps;
         this.source = Objects.requireNonNull(source, "source");
+        this.weight = weight;
+    }
+
+    public SessionDto withWeight(Double newWeight) {
+        return new SessionDto(id, tenantId, srcHost, dstHost, demandBps, source, newWeight);
     }
 }

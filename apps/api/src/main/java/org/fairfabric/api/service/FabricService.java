@@ -159,7 +159,16 @@ public final class FabricService {
                 throw new ConflictException("ip", h.ip + " is already host '" + other.id + "'");
             }
         }
-        catalog.checkHostAttachment(h.location);
+        catalog.checkHost(h);
+        if (catalog.serverAt(h.location).isEmpty()) {
+            for (HostDto other : state.hosts().values()) {
+                if (other.location.equals(h.location)) {
+                    throw new ConflictException("location.port", h.location.device + "/" + h.location.port
+                            + " is taken by host '" + other.id + "' (tenant '" + other.tenantId
+                            + "'); VMs share only the ports of the network configuration's hosts");
+                }
+            }
+        }
         commit(new Mutation.PutHost(h));
         events.emit(EventTypes.HOST_ADDED, h.id, Detail.of("tenantId", h.tenantId, "ip", h.ip, "mac", h.mac,
                 "device", h.location.device, "port", h.location.port));
@@ -189,6 +198,14 @@ public final class FabricService {
 
     public synchronized SessionDto declareSession(SessionJson.Request r) {
         return addSession(r.srcHost, r.dstHost, r.demandBps, "api");
+    }
+
+    /** Sets a session's own weight (null: an equal share of its tenant's weight again). */
+    public synchronized SessionDto setSessionWeight(String id, Double weight) {
+        SessionDto s = session(id).withWeight(weight);
+        sessions.put(id, s);
+        events.emit(EventTypes.SESSION_UPDATED, id, Detail.of("tenantId", s.tenantId, "weight", weight));
+        return s;
     }
 
     /** A session the monitor saw; returns the existing one when the pair is already known. */
@@ -242,10 +259,13 @@ public final class FabricService {
         DeviceCatalog next = configValidator.validate(json);
         for (HostDto h : state.hosts().values()) {
             try {
-                next.checkHostAttachment(h.location);
+                next.checkHost(h);
             } catch (ValidationException e) {
                 throw new ValidationException(e.field(), "host '" + h.id + "' of tenant '" + h.tenantId
                         + "' attaches at " + h.location + ", which this configuration does not allow: " + e.getMessage());
+            } catch (ConflictException e) {
+                throw new ConflictException(e.field(), "host '" + h.id + "' of tenant '" + h.tenantId
+                        + "' clashes with this configuration: " + e.getMessage());
             }
         }
         commit(new Mutation.PutNetworkConfig(json));

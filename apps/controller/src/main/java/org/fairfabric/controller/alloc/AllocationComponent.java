@@ -54,7 +54,7 @@ public final class AllocationComponent extends Component {
         AllocationApplier applier = new AllocationApplier(network, events,
                 entries ? new AllocationDataPlane(new AllocationEntities(p4)) : null, slice, rates,
                 r -> bus.post(new ControlEvent.Allocated(r)));
-        loop = new AllocationLoop(() -> inputs(fabric, network, config.get()), applier, Scheduler.singleThread(executor()),
+        loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get())), applier, Scheduler.singleThread(executor()),
                 new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), QUIET_MS, MAX_DELAY_MS);
     }
 
@@ -71,6 +71,28 @@ public final class AllocationComponent extends Component {
         synchronized (fabric) {
             return new AllocationInputs(cfg, fabric.tenants(), fabric.allHosts(), fabric.sessions(), down);
         }
+    }
+
+    private volatile java.util.function.Function<AllocationInputs, List<org.fairfabric.api.dto.SessionDto>> detected;
+
+    /** Sessions the central monitor detected from traffic, allocated beside the REST-declared ones (docs/monitor.md). */
+    public void setDetectedSessions(java.util.function.Function<AllocationInputs, List<org.fairfabric.api.dto.SessionDto>> source) {
+        detected = source;
+    }
+
+    private AllocationInputs withDetected(AllocationInputs in) {
+        var source = detected;
+        if (in == null || source == null) {
+            return in;
+        }
+        List<org.fairfabric.api.dto.SessionDto> all = new java.util.ArrayList<>(in.sessions());
+        all.addAll(source.apply(in));
+        return new AllocationInputs(in.config(), in.tenants(), in.hosts(), all, in.downLinks());
+    }
+
+    /** A change the control bus does not announce (the monitor's set of active sessions). */
+    public void changed(String why) {
+        loop.changed(why);
     }
 
     @Override

@@ -81,7 +81,7 @@ public final class AllocationDataPlane {
     private void classifiers(AllocationResult r, Map<String, List<Entity>> out) {
         Topology topo = r.model().topology();
         for (SessionAllocation s : r.sessions()) {
-            if (s.paths().isEmpty() || r.model().shimHosts().contains(s.session().srcHost)) {
+            if (s.paths().isEmpty() || r.model().shimHosts().contains(topo.host(s.session().srcHost).cableOwner())) {
                 continue;
             }
             Host src = topo.host(s.session().srcHost);

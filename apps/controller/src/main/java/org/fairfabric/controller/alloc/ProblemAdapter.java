@@ -83,7 +83,9 @@ public final class ProblemAdapter {
         List<Session> coreSessions = new ArrayList<>();
         for (SessionDto s : routable) {
             perTenant.merge(s.tenantId, 1, Integer::sum);
-            coreSessions.add(new Session(new SessionKey(s.srcHost, s.dstHost), s.tenantId));
+            coreSessions.add(s.weight == null ? new Session(new SessionKey(s.srcHost, s.dstHost), s.tenantId)
+                    : new Session(new SessionKey(s.srcHost, s.dstHost), s.tenantId, java.util.OptionalDouble.of(s.weight),
+                    org.fairfabric.core.model.TrafficClass.BEST_EFFORT));
         }
         Map<String, Tenant> coreTenants = new HashMap<>();
         tenants.values().forEach(t -> coreTenants.put(t.id, new Tenant(t.id, t.name, t.weight, OptionalLong.empty())));

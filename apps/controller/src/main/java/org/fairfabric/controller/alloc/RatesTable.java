@@ -54,7 +54,7 @@ public record RatesTable(String host, long version, List<Entry> sessions) {
             bySrc.put(h, new ArrayList<>());
         }
         for (SessionAllocation s : r.sessions()) {
-            List<Entry> list = bySrc.get(s.session().srcHost);
+            List<Entry> list = bySrc.get(topo.host(s.session().srcHost).cableOwner()); // a VM's server runs the shim
             if (list == null || s.paths().isEmpty()) {
                 continue;
             }

@@ -13,7 +13,7 @@ import org.fairfabric.core.model.Topology;
  */
 public final class ProvisioningEvents implements org.fairfabric.api.service.EventSink {
     static final Set<String> PROVISIONING = Set.of(EventTypes.SESSION_ADDED, EventTypes.SESSION_REMOVED,
-            EventTypes.TENANT_UPDATED, EventTypes.TENANT_DELETED, EventTypes.HOST_ADDED, EventTypes.HOST_REMOVED);
+            EventTypes.SESSION_UPDATED, EventTypes.TENANT_UPDATED, EventTypes.TENANT_DELETED, EventTypes.HOST_ADDED, EventTypes.HOST_REMOVED);
     static final Set<String> HOSTS = Set.of(EventTypes.HOST_ADDED, EventTypes.HOST_REMOVED, EventTypes.TENANT_DELETED);
 
     private final ControlBus bus;

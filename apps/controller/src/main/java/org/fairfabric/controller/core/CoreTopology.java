@@ -18,7 +18,9 @@ import org.fairfabric.core.model.Topology;
  * The core's model of the fabric built from the network configuration and the tenants' hosts:
  * switches with their roles, cables with capacities (Mbit/s in the configuration, bit/s in the
  * core), and hosts. A tenant's host (REST) replaces the configuration's host with the same MAC
- * or name; configuration hosts nobody claimed stay, without a tenant. A host link gets the capacity of
+ * or name; configuration hosts nobody claimed stay, without a tenant. A tenant's host at the port
+ * of a configuration host that it does not claim is a VM on that server: it has no cable of its
+ * own, and its traffic shares the server's. A host link gets the capacity of
  * the fastest fabric link of its switch (the configuration has no host-link capacity).
  */
 public final class CoreTopology {
@@ -37,16 +39,38 @@ public final class CoreTopology {
             fastest.merge(l.a.device, bps, Math::max);
             fastest.merge(l.b.device, bps, Math::max);
         }
+        // a tenant's host claims the configuration's host with its MAC or name; a tenant's host at
+        // the port of another host is a VM on that server (it shares the server's cable)
         Set<String> claimed = new HashSet<>();
+        Map<ConnectPoint, String> serverAt = new HashMap<>();
+        Map<String, NetworkConfig.Host> configAtPort = new HashMap<>();
+        for (NetworkConfig.Host h : cfg.hosts) {
+            configAtPort.put(h.location.device + "/" + h.location.port, h);
+        }
+        List<HostDto> vms = new java.util.ArrayList<>();
         for (HostDto h : tenantHosts) {
+            ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
+            NetworkConfig.Host server = configAtPort.get(h.location.device + "/" + h.location.port);
+            boolean claims = server != null && (server.mac.equals(h.mac) || server.name.equals(h.id)) && !serverAt.containsKey(at);
+            if (server != null && !claims) {
+                vms.add(h);
+                continue;
+            }
             claimed.add(h.mac);
             claimed.add(h.id);
-            addHost(b, fastest, new Host(h.id, h.ip, h.mac, new ConnectPoint(h.location.device, h.location.port), h.tenantId));
+            serverAt.put(at, h.id);
+            addHost(b, fastest, new Host(h.id, h.ip, h.mac, at, h.tenantId));
         }
         for (NetworkConfig.Host h : cfg.hosts) {
             if (!claimed.contains(h.mac) && !claimed.contains(h.name)) {
-                addHost(b, fastest, new Host(h.name, h.ips.get(0), h.mac, new ConnectPoint(h.location.device, h.location.port), null));
+                ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
+                serverAt.put(at, h.name);
+                addHost(b, fastest, new Host(h.name, h.ips.get(0), h.mac, at, null));
             }
+        }
+        for (HostDto h : vms) {
+            ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
+            b.host(new Host(h.id, h.ip, h.mac, at, h.tenantId, serverAt.get(at)));
         }
         return b.build();
     }

@@ -83,8 +83,16 @@ public final class EventStream implements AutoCloseable {
     }
 
     public void handle(Request request, Response response, Callback callback) {
+        if (request.getMethod().equals("HEAD")) {
+            response.setStatus(200);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+            response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");
+            response.write(true, ByteBuffer.allocate(0), callback);
+            return;
+        }
         if (!request.getMethod().equals("GET")) {
             response.setStatus(405);
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json; charset=utf-8");
             response.write(true, utf8("{\"status\":405,\"field\":null,\"message\":\"" + request.getMethod()
                     + " is not allowed on " + PATH + "\"}"), callback);

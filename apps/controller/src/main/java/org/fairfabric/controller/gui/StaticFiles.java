@@ -39,6 +39,7 @@ public final class StaticFiles {
     public void handle(Request request, Response response, Callback callback) {
         String method = request.getMethod();
         if (!method.equals("GET") && !method.equals("HEAD")) {
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD");
             answer(response, callback, 405, "text/plain; charset=utf-8", bytes(method + " is not allowed on the GUI's files\n"));
             return;
         }

@@ -32,6 +32,7 @@ public final class ControllerTopics {
                 return TENANTS;
             case EventTypes.SESSION_ADDED:
             case EventTypes.SESSION_REMOVED:
+            case EventTypes.SESSION_UPDATED:
                 return SESSIONS;
             case EventTypes.ALLOCATION_UPDATED:
             case org.fairfabric.controller.alloc.AllocationEvents.INFEASIBLE:

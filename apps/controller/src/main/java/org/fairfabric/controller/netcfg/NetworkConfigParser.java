@@ -34,21 +34,7 @@ public final class NetworkConfigParser implements NetworkConfigValidator {
 
     @Override
     public DeviceCatalog validate(String json) {
-        NetworkConfig cfg = parse(json);
-        return location -> {
-            if (!cfg.devices.containsKey(location.device)) {
-                throw new ValidationException("location.device", "unknown device '" + location.device + "'");
-            }
-            NetworkConfig.Point p = new NetworkConfig.Point(location.device, location.port);
-            if (cfg.linkPorts.contains(p)) {
-                throw new ValidationException("location.port", p + " carries a fabric link; hosts attach to edge ports");
-            }
-            boolean devicePortsListed = cfg.portNames.keySet().stream().anyMatch(q -> q.device.equals(location.device));
-            if (devicePortsListed && !cfg.portNames.containsKey(p)) {
-                throw new ValidationException("location.port", "device '" + location.device + "' has no port " + location.port
-                        + " in the network configuration");
-            }
-        };
+        return new ConfiguredHosts(parse(json));
     }
 
     public NetworkConfig parse(String json) {

@@ -1,7 +1,6 @@
 package org.fairfabric.controller.p4rt;
 
 import io.grpc.ManagedChannel;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +27,14 @@ public final class DeviceFleet implements AutoCloseable {
      */
     public DeviceFleet(NetworkConfig cfg, Uint128 electionId, PipelineFiles pipeline, BiConsumer<String, Boolean> readiness,
                        PacketInListener packets) {
+        this(cfg, electionId, pipeline, readiness, packets, ChannelSecurity.systemTrust());
+    }
+
+    /** As above, with grpcs:// devices verified as {@code security} says. */
+    public DeviceFleet(NetworkConfig cfg, Uint128 electionId, PipelineFiles pipeline, BiConsumer<String, Boolean> readiness,
+                       PacketInListener packets, ChannelSecurity security) {
         for (NetworkConfig.Device d : cfg.devices.values()) {
-            ManagedChannel ch = NettyChannelBuilder.forAddress(d.address.host, d.address.port).usePlaintext()
-                    .maxInboundMessageSize(MAX_MESSAGE_BYTES).build();
+            ManagedChannel ch = security.open(d.address, MAX_MESSAGE_BYTES);
             DeviceAgent agent = new DeviceAgent(d.id, ch, d.address.deviceId, electionId, new DeviceListener() {
                 @Override
                 public void onReady(boolean ready) {

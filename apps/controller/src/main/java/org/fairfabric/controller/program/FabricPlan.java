@@ -151,7 +151,9 @@ public final class FabricPlan {
         for (Host h : topo.hosts().values()) {
             if (h.attachment().elementId().equals(d.id())) {
                 hasHosts = true;
-                out.addAll(port(h.attachment().port(), FabricEntities.KIND_HOST, me, h.mac()));
+                if (h.server().isEmpty()) { // a VM's frames leave with its server's MAC
+                    out.addAll(port(h.attachment().port(), FabricEntities.KIND_HOST, me, h.mac()));
+                }
             }
         }
         Map<String, Integer> down = downwardPorts(topo, d.id());

@@ -58,6 +58,8 @@ public final class ApiRoutes {
                     return Reply.created(s, BASE + "/sessions/" + s.id);
                 }),
                 new Route("GET", BASE + "/sessions/{sessionId}", c -> Reply.ok(fabric.session(c.path("sessionId")))),
+                new Route("PUT", BASE + "/sessions/{sessionId}/weight", c ->
+                        Reply.ok(fabric.setSessionWeight(c.path("sessionId"), SessionJson.weight(Json.parse(c.body()))))),
                 new Route("DELETE", BASE + "/sessions/{sessionId}", c -> {
                     fabric.removeSession(c.path("sessionId"));
                     return Reply.noContent();

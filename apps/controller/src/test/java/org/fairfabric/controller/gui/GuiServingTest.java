@@ -132,6 +132,17 @@ class GuiServingTest {
     }
 
     @Test
+    void theStreamAnswersHeadAndRefusesOtherMethods() throws Exception {
+        HttpResponse<String> head = client.send(HttpRequest.newBuilder(URI.create(controller.baseUrl() + "/api/v1/stream"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, head.statusCode());
+        assertTrue(head.headers().firstValue("content-type").orElse("").startsWith("text/event-stream"));
+        HttpJson.Answer post = http.send("POST", "/api/v1/stream", "{}");
+        assertEquals(405, post.status);
+        assertEquals(405, post.json().get("status").asInt());
+    }
+
+    @Test
     void aReconnectingClientGetsOnlyWhatItMissed() throws Exception {
         BlockingQueue<Sse> q = stream(null);
         assertEquals(201, http.send("POST", "/api/v1/tenants", "{\"id\":\"blue\",\"name\":\"Blue\",\"weight\":2}").status);
@@ -158,6 +169,9 @@ class GuiServingTest {
         assertEquals(422, noUp.status);
         assertEquals("up", noUp.json().get("field").asText());
         assertEquals(400, http.send("POST", path, "{\"device\":\"device:leaf1\",\"port\":\"5\",\"up\":false}").status);
+        HttpJson.Answer port0 = http.send("POST", path, "{\"device\":\"device:leaf1\",\"port\":0,\"up\":false}");
+        assertEquals(422, port0.status, port0.body);
+        assertEquals(422, http.send("POST", path, "{\"device\":\"device:leaf1\",\"port\":9999999999999,\"up\":false}").status);
         HttpJson.Answer noLink = http.send("POST", path, "{\"device\":\"device:leaf1\",\"port\":99,\"up\":false}");
         assertEquals(404, noLink.status, noLink.body);
         long events = http.get("/api/v1/events?limit=1000").json().size();

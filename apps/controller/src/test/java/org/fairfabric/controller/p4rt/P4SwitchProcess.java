@@ -17,9 +17,16 @@ final class P4SwitchProcess implements AutoCloseable {
     final int port;
     final long deviceId;
     private final Path log;
+    private final List<String> extraArgs;
     private Process process;
 
     P4SwitchProcess(Path binary, long deviceId, Path log) throws IOException {
+        this(binary, deviceId, log, List.of());
+    }
+
+    /** {@code extraArgs} go to {@code p4switch run} (for example --tls-cert and --tls-key). */
+    P4SwitchProcess(Path binary, long deviceId, Path log, List<String> extraArgs) throws IOException {
+        this.extraArgs = List.copyOf(extraArgs);
         this.binary = binary;
         this.deviceId = deviceId;
         this.log = log;
@@ -41,8 +48,10 @@ final class P4SwitchProcess implements AutoCloseable {
     }
 
     void start() throws IOException, InterruptedException {
-        process = new ProcessBuilder(binary.toString(), "run", "--device-id", Long.toString(deviceId),
-                "--grpc-addr", "127.0.0.1:" + port, "--admin-addr", "", "--log-level", "warn")
+        List<String> cmd = new java.util.ArrayList<>(List.of(binary.toString(), "run", "--device-id", Long.toString(deviceId),
+                "--grpc-addr", "127.0.0.1:" + port, "--admin-addr", "", "--log-level", "warn"));
+        cmd.addAll(extraArgs);
+        process = new ProcessBuilder(cmd)
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {

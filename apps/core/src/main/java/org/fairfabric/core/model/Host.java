@@ -4,7 +4,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-/** A host (a VM in the papers' terms): addresses, where it attaches, and its tenant if assigned. */
+/**
+ * A host (a VM in the papers' terms): addresses, where it attaches, and its tenant if assigned. A
+ * host with a {@link #server} is a VM on that (physical) host: it shares the server's cable to the
+ * switch and has none of its own; frames to it leave the switch with the server's MAC, and the
+ * server delivers them by address.
+ */
 public final class Host {
     private static final Pattern IPV4 =
             Pattern.compile("^((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)$");
@@ -15,8 +20,14 @@ public final class Host {
     private final String mac;
     private final ConnectPoint attachment;
     private final String tenantId;
+    private final String server;
 
     public Host(String id, String ip, String mac, ConnectPoint attachment, String tenantId) {
+        this(id, ip, mac, attachment, tenantId, null);
+    }
+
+    /** {@code server}: the host whose cable this VM shares (null: the host has its own cable). */
+    public Host(String id, String ip, String mac, ConnectPoint attachment, String tenantId, String server) {
         this.id = Checks.nonEmpty(id, "host id");
         if (ip == null || !IPV4.matcher(ip).matches()) {
             throw new IllegalArgumentException("host " + id + ": '" + ip + "' is not an IPv4 address");
@@ -31,6 +42,20 @@ public final class Host {
             Checks.nonEmpty(tenantId, "host tenant id");
         }
         this.tenantId = tenantId;
+        if (server != null && (Checks.nonEmpty(server, "host server").equals(id))) {
+            throw new IllegalArgumentException("host " + id + " cannot be its own server");
+        }
+        this.server = server;
+    }
+
+    /** The physical host this VM runs on; empty for a host with its own cable. */
+    public Optional<String> server() {
+        return Optional.ofNullable(server);
+    }
+
+    /** The node whose cable carries this host's traffic: its server, or itself. */
+    public String cableOwner() {
+        return server == null ? id : server;
     }
 
     public String id() {
@@ -55,7 +80,7 @@ public final class Host {
     }
 
     public Host withTenant(String newTenantId) {
-        return new Host(id, ip, mac, attachment, newTenantId);
+        return new Host(id, ip, mac, attachment, newTenantId, server);
     }
 
     @Override
@@ -65,12 +90,12 @@ public final class Host {
         }
         Host h = (Host) o;
         return id.equals(h.id) && ip.equals(h.ip) && mac.equals(h.mac) && attachment.equals(h.attachment)
-                && Objects.equals(tenantId, h.tenantId);
+                && Objects.equals(tenantId, h.tenantId) && Objects.equals(server, h.server);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(id, ip, mac, attachment, tenantId);
+        return Objects.hash(id, ip, mac, attachment, tenantId, server);
     }
 
     @Override

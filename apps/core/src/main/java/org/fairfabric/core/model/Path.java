@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * One candidate path of a host pair: a contiguous chain of directed links from the source host to
- * the destination host, with its path id (see {@link PathIds}).
+ * the destination host, with its path id (see {@link PathIds}). A VM's path starts or ends on its
+ * server's cable ({@link Host#cableOwner}): the chain's ends are the cables' owners.
  */
 public final class Path {
     private final int id;
@@ -16,14 +17,19 @@ public final class Path {
     private final List<Link> links;
 
     public Path(int id, String srcHost, String dstHost, List<Link> links) {
+        this(id, srcHost, dstHost, srcHost, dstHost, links);
+    }
+
+    /** A path between VMs: the chain runs from {@code srcCable}'s node to {@code dstCable}'s. */
+    public Path(int id, String srcHost, String dstHost, String srcCable, String dstCable, List<Link> links) {
         this.id = PathIds.check(id);
         this.srcHost = Checks.nonEmpty(srcHost, "path source host");
         this.dstHost = Checks.nonEmpty(dstHost, "path destination host");
         if (links == null || links.isEmpty()) {
             throw new IllegalArgumentException("path " + id + " has no links");
         }
-        if (!links.get(0).src().elementId().equals(srcHost)
-                || !links.get(links.size() - 1).dst().elementId().equals(dstHost)) {
+        if (!links.get(0).src().elementId().equals(srcCable)
+                || !links.get(links.size() - 1).dst().elementId().equals(dstCable)) {
             throw new IllegalArgumentException("path " + id + " does not run from " + srcHost + " to " + dstHost);
         }
         for (int i = 1; i < links.size(); i++) {

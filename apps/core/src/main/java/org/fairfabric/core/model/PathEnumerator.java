@@ -88,7 +88,7 @@ public final class PathEnumerator {
         }
         List<Path> out = new ArrayList<>();
         if (srcSwitch.equals(dstSwitch)) {
-            out.add(new Path(PathIds.MIN, srcHost, dstHost, List.of(first, last)));
+            out.add(new Path(PathIds.MIN, srcHost, dstHost, s.cableOwner(), d.cableOwner(), List.of(first, last)));
             return out;
         }
         for (int height = 1; height < radices.length && out.isEmpty(); height++) {
@@ -104,7 +104,7 @@ public final class PathEnumerator {
     }
 
     private Link hostLink(Host h) {
-        for (Link l : topology.linksFrom(h.id())) {
+        for (Link l : topology.linksFrom(h.cableOwner())) {
             if (l.dst().equals(h.attachment())) {
                 return l;
             }
@@ -127,7 +127,7 @@ public final class PathEnumerator {
             List<Link> links = new ArrayList<>(up);
             links.addAll(downs.get(0));
             links.add(last);
-            out.add(new Path(PathIds.encode(choices, radices), srcHost, dstHost, links));
+            out.add(new Path(PathIds.encode(choices, radices), srcHost, dstHost, links.get(0).src().elementId(), last.dst().elementId(), links));
             return;
         }
         List<Link> ups = topology.upwardLinks(at);

@@ -48,6 +48,11 @@ public final class Topology {
             if (devices.containsKey(h.id())) {
                 throw new IllegalArgumentException("id " + h.id() + " is both a host and a device");
             }
+            if (h.server().isPresent() && (!hosts.containsKey(h.server().get())
+                    || !hosts.get(h.server().get()).attachment().equals(h.attachment()))) {
+                throw new IllegalArgumentException("VM " + h.id() + " runs on " + h.server().get()
+                        + ", which is not a host at " + h.attachment());
+            }
             if (!devices.containsKey(h.attachment().elementId())) {
                 throw new IllegalArgumentException("host " + h.id() + " attaches to unknown device "
                         + h.attachment().elementId());

@@ -5,12 +5,16 @@ import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.onos.AppConstants;
+import java.util.List;
+import org.fairfabric.onos.netcfg.FabricConfigFactories;
 import org.fairfabric.onos.netcfg.OnosDeviceCatalog;
 import org.fairfabric.onos.netcfg.OnosNetworkConfigValidator;
 import org.fairfabric.onos.store.ConsistentMapFabricStore;
 import org.fairfabric.onos.store.Utf8Serializer;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.NetworkConfigRegistry;
 import org.onosproject.net.device.DeviceEvent;
 import org.onosproject.net.device.DeviceListener;
 import org.onosproject.net.device.DeviceService;
@@ -50,19 +54,27 @@ public class FabricComponent implements FairfabricService {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected LinkService linkService;
 
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigRegistry netcfgRegistry;
+
+    private final List<ConfigFactory<?, ?>> configFactories = FabricConfigFactories.all();
+
     private final DeviceListener deviceListener = this::deviceChanged;
     private final LinkListener linkListener = this::linkChanged;
     private volatile FabricService fabric;
     private volatile NetworkView network;
+    private volatile String run;
 
     @Activate
     protected void activate() {
         ApplicationId appId = coreService.registerApplication(AppConstants.APP_NAME);
+        configFactories.forEach(netcfgRegistry::registerConfigFactory);
         ConsistentMap<String, String> map = storageService.<String, String>consistentMapBuilder()
                 .withName(STATE_MAP)
                 .withApplicationId(appId)
                 .withSerializer(new Utf8Serializer())
                 .build();
+        run = java.util.UUID.randomUUID().toString().substring(0, 8);
         EventLog events = new EventLog(Clock.systemUTC(), EVENTS_KEPT);
         OnosDeviceCatalog catalog = new OnosDeviceCatalog(deviceService, linkService);
         network = new NetworkView(events);
@@ -77,6 +89,7 @@ public class FabricComponent implements FairfabricService {
     protected void deactivate() {
         deviceService.removeListener(deviceListener);
         linkService.removeListener(linkListener);
+        configFactories.forEach(netcfgRegistry::unregisterConfigFactory);
         log.info("Stopped");
     }
 
@@ -88,6 +101,11 @@ public class FabricComponent implements FairfabricService {
     @Override
     public NetworkView network() {
         return network;
+    }
+
+    @Override
+    public String run() {
+        return run;
     }
 
     private void deviceChanged(DeviceEvent event) {
@@ -103,6 +121,6 @@ public class FabricComponent implements FairfabricService {
     }
 
     private void resetTopology() {
-        network.resetTopology(OnosTopology.devices(deviceService), OnosTopology.links(linkService));
+        network.resetTopology(OnosTopology.devices(deviceService, netcfgRegistry), OnosTopology.links(linkService));
     }
 }

@@ -13,4 +13,7 @@ public interface FairfabricService {
 
     /** Devices, links, allocations and routing groups as this node sees them. */
     NetworkView network();
+
+    /** This run of the component (a new id on every activation), as the GUI stream names it. */
+    String run();
 }

@@ -8,6 +8,8 @@ import org.fairfabric.api.dto.LocationDto;
 import org.onosproject.net.ConnectPoint;
 import org.onosproject.net.Device;
 import org.onosproject.net.Link;
+import org.fairfabric.onos.netcfg.FabricDeviceConfig;
+import org.onosproject.net.config.NetworkConfigService;
 import org.onosproject.net.device.DeviceService;
 import org.onosproject.net.link.LinkService;
 
@@ -15,16 +17,18 @@ import org.onosproject.net.link.LinkService;
 public final class OnosTopology {
     /** Annotation set by the netcfg ({@code "basic": {"bandwidth": Mbit/s}}) on links. */
     static final String BANDWIDTH = "bandwidth";
-    /** Default role when the netcfg gives none (the fairfabric config class sets it). */
+    /** Role of a device without a valid fairfabric netcfg block. */
     static final String UNKNOWN_ROLE = "unknown";
 
     private OnosTopology() {
     }
 
-    public static List<DeviceDto> devices(DeviceService service) {
+    /** Devices with the role their {@code fairfabric} netcfg block gives ({@value #UNKNOWN_ROLE} without one). */
+    public static List<DeviceDto> devices(DeviceService service, NetworkConfigService netcfg) {
         List<DeviceDto> out = new ArrayList<>();
         for (Device d : service.getDevices()) {
-            String role = d.annotations().value("role");
+            FabricDeviceConfig cfg = netcfg.getConfig(d.id(), FabricDeviceConfig.class);
+            String role = cfg != null && cfg.isValid() ? cfg.role() : null;
             String address = d.annotations().value("managementAddress");
             out.add(new DeviceDto(d.id().toString(), role == null ? UNKNOWN_ROLE : role, address == null ? "" : address,
                     service.isAvailable(d.id())));

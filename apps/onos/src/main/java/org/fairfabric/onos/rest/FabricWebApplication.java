@@ -12,6 +12,7 @@ public class FabricWebApplication extends AbstractWebApplication {
     @Override
     public Set<Class<?>> getClasses() {
         return Set.of(ApiDocWebResource.class, TenantsWebResource.class, SessionsWebResource.class,
-                NetworkWebResource.class, ApiExceptionMapper.class, WebErrorMapper.class);
+                NetworkWebResource.class, StreamWebResource.class, EmulationWebResource.class,
+                ApiExceptionMapper.class, WebErrorMapper.class);
     }
 }

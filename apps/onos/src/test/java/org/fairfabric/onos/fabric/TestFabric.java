@@ -1,6 +1,8 @@
 package org.fairfabric.onos.fabric;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,11 +22,18 @@ import org.onosproject.net.DeviceId;
 import org.onosproject.net.Link;
 import org.onosproject.net.Port;
 import org.onosproject.net.PortNumber;
+import org.onosproject.net.config.Config;
+import org.onosproject.net.config.ConfigFactory;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.link.LinkServiceAdapter;
 import org.onosproject.net.provider.ProviderId;
 import org.onosproject.store.service.StorageService;
+import org.onosproject.store.service.ConsistentMap;
+import org.onosproject.store.service.ConsistentMapBuilder;
+import org.onosproject.store.service.TestConsistentMap;
 import org.onosproject.store.service.TestStorageService;
+import org.fairfabric.onos.netcfg.FabricDeviceConfig;
 
 /**
  * A small fabric on onos-api's service adapters: leaf1 and leaf2 (ports 1-4) joined through
@@ -35,12 +44,16 @@ public final class TestFabric {
 
     public final Devices devices = new Devices();
     public final Links links = new Links();
-    public final StorageService storage = new TestStorageService();
+    public final StorageService storage = new Storage();
+    public final Netcfg netcfg = new Netcfg();
 
     public TestFabric() {
-        devices.add("device:leaf1", "leaf", 4);
-        devices.add("device:leaf2", "leaf", 4);
-        devices.add("device:spine1", "spine", 2);
+        devices.add("device:leaf1", 4);
+        devices.add("device:leaf2", 4);
+        devices.add("device:spine1", 2);
+        netcfg.role("device:leaf1", "{\"role\": \"leaf\", \"pod\": 0}");
+        netcfg.role("device:leaf2", "{\"role\": \"leaf\"}");
+        netcfg.role("device:spine1", "{\"role\": \"spine\"}");
         links.cable("device:leaf1", 3, "device:spine1", 1);
         links.cable("device:leaf2", 3, "device:spine1", 2);
     }
@@ -57,6 +70,7 @@ public final class TestFabric {
         c.storageService = storage;
         c.deviceService = devices;
         c.linkService = links;
+        c.netcfgRegistry = netcfg;
         c.activate();
         return c;
     }
@@ -65,15 +79,72 @@ public final class TestFabric {
         c.deactivate();
     }
 
+    /** onos-api's test storage, except that a map of the same name is the same map (as in an ONOS cluster). */
+    static final class Storage extends TestStorageService {
+        final Map<String, ConsistentMap<?, ?>> maps = new HashMap<>();
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <K, V> ConsistentMapBuilder<K, V> consistentMapBuilder() {
+            return new TestConsistentMap.Builder<K, V>() {
+                @Override
+                public ConsistentMap<K, V> build() {
+                    ConsistentMap<?, ?> m = maps.get(name());
+                    if (m == null) {
+                        m = super.build();
+                        maps.put(name(), m);
+                    }
+                    return (ConsistentMap<K, V>) m;
+                }
+            };
+        }
+    }
+
+    /** ONOS's network configuration registry: the app's config factories and the devices' fairfabric blocks. */
+    public static final class Netcfg extends NetworkConfigRegistryAdapter {
+        public final Set<ConfigFactory> factories = new HashSet<>();
+        final Map<DeviceId, String> roles = new LinkedHashMap<>();
+
+        void role(String device, String json) {
+            roles.put(DeviceId.deviceId(device), json);
+        }
+
+        @Override
+        public void registerConfigFactory(ConfigFactory factory) {
+            factories.add(factory);
+        }
+
+        @Override
+        public void unregisterConfigFactory(ConfigFactory factory) {
+            factories.remove(factory);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
+            String json = roles.get(subject);
+            if (configClass != FabricDeviceConfig.class || json == null) {
+                return null;
+            }
+            FabricDeviceConfig c = new FabricDeviceConfig();
+            try {
+                c.init((DeviceId) subject, FabricDeviceConfig.KEY, new ObjectMapper().readTree(json), new ObjectMapper(), null);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException(json, e);
+            }
+            return (C) c;
+        }
+    }
+
     /** Devices with ports, all available. */
     public static final class Devices extends DeviceServiceAdapter {
         final Map<DeviceId, Device> byId = new LinkedHashMap<>();
         final Map<DeviceId, List<Port>> ports = new LinkedHashMap<>();
 
-        void add(String id, String role, int portCount) {
+        void add(String id, int portCount) {
             DeviceId d = DeviceId.deviceId(id);
             Device device = new DefaultDevice(PROVIDER, d, Device.Type.SWITCH, "fairfabric", "p4switch", "1", "0",
-                    new ChassisId(), DefaultAnnotations.builder().set("role", role)
+                    new ChassisId(), DefaultAnnotations.builder()
                     .set("managementAddress", "grpc://127.0.0.1:5005" + byId.size() + "?device_id=1").build());
             byId.put(d, device);
             List<Port> list = new ArrayList<>();

@@ -101,7 +101,13 @@ class BundleResolvesIT {
         ours.start();
         Object app = ours.loadClass("org.fairfabric.onos.rest.FabricWebApplication").getConstructor().newInstance();
         Set<?> classes = (Set<?>) app.getClass().getMethod("getClasses").invoke(app);
-        assertEquals(6, classes.size());
+        // (failsafe's class path has the bundle jar, whose classes sit under WEB-INF/classes: count them there)
+        long resourcesAndMappers;
+        try (java.util.jar.JarFile f = new java.util.jar.JarFile(bundleJar.toFile())) {
+            resourcesAndMappers = f.stream().map(java.util.jar.JarEntry::getName)
+                    .filter(n -> n.matches("WEB-INF/classes/org/fairfabric/onos/rest/[A-Za-z]+(WebResource|Mapper)\\.class")).count();
+        }
+        assertEquals(resourcesAndMappers, classes.size());
         for (Object c : classes) {
             ((Class<?>) c).getMethods(); // links every JAX-RS and ONOS type the resource uses
         }
@@ -131,6 +137,10 @@ class BundleResolvesIT {
         assertNotNull(Jars.entry(bundleJar, "WEB-INF/classes/openapi/openapi.yaml"));
         assertNotNull(Jars.entry(bundleJar, "WEB-INF/classes/p4info.txt"), "the pipeconf's P4Info");
         assertNotNull(Jars.entry(bundleJar, "OSGI-INF/org.fairfabric.pipeconf.PipeconfLoader.xml"), "the pipeconf's component");
+        for (String gui : new String[] {"fairfabricTopov/css.html", "fairfabricTopov/js.html",
+                "app/view/fairfabricTopov/fairfabricTopovOverlay.js", "app/view/fairfabricTopov/fairfabricTopov.css"}) {
+            assertNotNull(Jars.entry(bundleJar, "WEB-INF/classes/" + gui), "GUI resource " + gui);
+        }
     }
 
     /** The component names the bundle's OSGI-INF declares. */
@@ -178,8 +188,8 @@ class BundleResolvesIT {
         headers.put("Bundle-SymbolicName", "org.fairfabric.test.onos-stubs");
         headers.put("Bundle-Version", "1.0.0");
         headers.put("Bundle-Activator", StubServicesActivator.class.getName());
-        headers.put("Import-Package", "org.osgi.framework,org.onosproject.core,org.onosproject.net,org.onosproject.net.device,org.onosproject.net.link,"
-                + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service");
+        headers.put("Import-Package", "org.osgi.framework,org.onosproject.core,org.onosproject.net,org.onosproject.net.config,org.onosproject.net.device,org.onosproject.net.link,"
+                + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service,org.onosproject.ui");
         return Jars.write(work.resolve("onos-stubs.jar"), headers, classes);
     }
 

@@ -6,10 +6,12 @@ import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
 import org.onosproject.net.Link;
+import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.link.LinkServiceAdapter;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
 import org.onosproject.store.service.TestStorageService;
+import org.onosproject.ui.UiExtensionServiceAdapter;
 import org.osgi.framework.BundleActivator;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
@@ -26,7 +28,9 @@ public final class StubServicesActivator implements BundleActivator {
             "org.onosproject.store.service.StorageService",
             "org.onosproject.net.device.DeviceService",
             "org.onosproject.net.link.LinkService",
-            "org.onosproject.net.pi.service.PiPipeconfService");
+            "org.onosproject.net.pi.service.PiPipeconfService",
+            "org.onosproject.ui.UiExtensionService",
+            "org.onosproject.net.config.NetworkConfigRegistry");
 
     private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
 
@@ -47,6 +51,9 @@ public final class StubServicesActivator implements BundleActivator {
             }
         }, null));
         registrations.add(context.registerService(SERVICES.get(4), new PiPipeconfServiceAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(5), new UiExtensionServiceAdapter(), null));
+        registrations.add(context.registerService(new String[] {SERVICES.get(6), "org.onosproject.net.config.NetworkConfigService"},
+                new NetworkConfigRegistryAdapter(), null));
     }
 
     @Override

@@ -146,6 +146,33 @@ class FabricRestTest {
         assertTrue(json.get("paths").has("/api/v1/tenants"));
     }
 
+    @Test
+    void streamSaysHelloReplaysEventsAndSendsASnapshot() throws Exception {
+        http.send("POST", "/v1/tenants", "{\"id\":\"blue\",\"weight\":1}");
+        http.send("POST", "/v1/tenants", "{\"id\":\"red\",\"weight\":1}");
+        String run = fabric.run();
+        List<String> lines = http.firstLines("/v1/stream", null, 14);
+        assertEquals("retry: 1000", lines.get(0));
+        assertEquals("event: hello", lines.get(2));
+        assertEquals("data: {\"run\":\"" + run + "\"}", lines.get(3));
+        assertEquals(List.of("id: " + run + "/1", "event: event"), lines.subList(5, 7));
+        assertTrue(lines.get(7).contains("\"type\":\"tenant.created\""), lines.get(7));
+        assertEquals("id: " + run + "/2", lines.get(9));
+        assertEquals("event: snapshot", lines.get(13));
+
+        List<String> resumed = http.firstLines("/v1/stream", run + "/1", 8);
+        assertEquals("id: " + run + "/2", resumed.get(5), "only what the client missed");
+    }
+
+    @Test
+    void emulatedLinkStateIsCheckedAsInEmbeddedModeAndRefusedForOnosSwitches() {
+        expectError(http.send("POST", "/v1/emulation/link-state", "{\"device\":\"device:leaf1\",\"port\":3}"), 422, "up");
+        expectError(http.send("POST", "/v1/emulation/link-state", "{\"device\":\"device:leaf1\",\"port\":\"3\",\"up\":false}"), 400, "port");
+        expectError(http.send("POST", "/v1/emulation/link-state", "{\"device\":\"device:leaf1\",\"port\":3,\"up\":false,\"x\":1}"), 400, "x");
+        expectError(http.send("POST", "/v1/emulation/link-state", "{\"device\":\"device:leaf1\",\"port\":1,\"up\":false}"), 404, "port");
+        expectError(http.send("POST", "/v1/emulation/link-state", "{\"device\":\"device:leaf1\",\"port\":3,\"up\":false}"), 409, "device");
+    }
+
     private static void expectError(RestServer.Answer a, int status, String field) {
         assertEquals(status, a.status, a.body);
         JsonNode e = a.json();

@@ -32,8 +32,10 @@ class OpenApiPathsTest {
             String path = it.next();
             String relative = path.substring(ApiPaths.EMBEDDED_BASE.length());
             for (Iterator<String> ms = paths.get(path).fieldNames(); ms.hasNext(); ) {
-                String m = ms.next().toUpperCase(Locale.ROOT);
-                if (Set.of("GET", "PUT", "POST", "DELETE", "PATCH").contains(m)) {
+                String name = ms.next();
+                String m = name.toUpperCase(Locale.ROOT);
+                boolean embeddedOnly = paths.get(path).get(name).path("x-embedded-only").asBoolean(false);
+                if (Set.of("GET", "PUT", "POST", "DELETE", "PATCH").contains(m) && !embeddedOnly) {
                     out.add(m + " " + relative);
                 }
             }

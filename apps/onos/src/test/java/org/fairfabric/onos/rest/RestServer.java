@@ -60,6 +60,25 @@ final class RestServer extends ResourceTest {
         return new Answer(request(path).get());
     }
 
+    /** The first {@code lines} lines of a streamed answer (the connection is closed after them). */
+    java.util.List<String> firstLines(String path, String lastEventId, int lines) throws java.io.IOException {
+        Invocation.Builder b = request(path);
+        if (lastEventId != null) {
+            b = b.header("Last-Event-ID", lastEventId);
+        }
+        Response r = b.get();
+        java.util.List<String> out = new java.util.ArrayList<>();
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                r.readEntity(java.io.InputStream.class), java.nio.charset.StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null && out.size() < lines; line = in.readLine()) {
+                out.add(line);
+            }
+        } finally {
+            r.close();
+        }
+        return out;
+    }
+
     Answer send(String method, String path, String json) {
         return send(method, path, json, "application/json");
     }

@@ -1,0 +1,98 @@
+package org.fairfabric.controller.monitor;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.fairfabric.controller.p4rt.DeviceAgent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every period T reads the per-port counters and queue depths (contract C1) of every connected
+ * switch over P4Runtime and publishes one ff.ctl.portstats.v1 record per device (key: device id).
+ * A device that is not connected, or whose read fails, is skipped for that period (logged once
+ * per failure streak); the poller never stops.
+ */
+public final class PortStatsPoller implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PortStatsPoller.class);
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "portstats");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Supplier<Map<String, DeviceAgent>> agents;
+    private final Function<String, Collection<Integer>> ports;
+    private final PortCounterIds ids;
+    private final Producer<String, String> producer;
+    private final String topic;
+    private final long periodMs;
+    private final Map<String, Long> seq = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> failing = new ConcurrentHashMap<>();
+
+    /**
+     * @param agents the connected switches by device id
+     * @param ports  the ports of a device to report (those with a link)
+     */
+    public PortStatsPoller(Supplier<Map<String, DeviceAgent>> agents, Function<String, Collection<Integer>> ports,
+                           PortCounterIds ids, Producer<String, String> producer, String topic, long periodMs) {
+        if (periodMs <= 0) {
+            throw new IllegalArgumentException("port-stats period must be > 0 ms, got " + periodMs);
+        }
+        this.agents = agents;
+        this.ports = ports;
+        this.ids = ids;
+        this.producer = producer;
+        this.topic = topic;
+        this.periodMs = periodMs;
+    }
+
+    public void start() {
+        thread.scheduleAtFixedRate(this::pollOnce, periodMs, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** One round over every device (public for tests). */
+    public void pollOnce() {
+        Map<String, DeviceAgent> all;
+        try {
+            all = agents.get();
+        } catch (RuntimeException e) {
+            return;
+        }
+        for (Map.Entry<String, DeviceAgent> d : all.entrySet()) {
+            String device = d.getKey();
+            DeviceAgent agent = d.getValue();
+            if (agent == null || !agent.ready()) {
+                continue;
+            }
+            try {
+                var entities = agent.read(PortStats.queries(ids)).get(periodMs, TimeUnit.MILLISECONDS);
+                long now = System.currentTimeMillis();
+                long n = seq.merge(device, 1L, Long::sum);
+                producer.send(new ProducerRecord<>(topic, device,
+                        PortStats.record(device, n, now, periodMs, ports.apply(device), ids, entities)));
+                if (failing.remove(device) != null) {
+                    LOG.info("port stats of {} readable again", device);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                if (failing.put(device, true) == null) {
+                    LOG.warn("reading the port stats of {} failed: {}", device, e.toString());
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}

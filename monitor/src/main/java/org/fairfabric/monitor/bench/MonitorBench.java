@@ -1,0 +1,222 @@
+package org.fairfabric.monitor.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.fairfabric.monitor.Monitor;
+import org.fairfabric.monitor.MonitorOptions;
+import org.fairfabric.monitor.Topics;
+
+/**
+ * {@code ./fairfabric bench monitor}: end-to-end lag (report produced → session view record
+ * readable, read_committed) of one monitor instance at several input rates, beside a plain
+ * KafkaConsumer→KafkaProducer pass-through of the same records measured in the same run.
+ * Every record is a sender's session report that flips its session's state, so each one makes
+ * exactly one view record.
+ */
+public final class MonitorBench {
+    private static final int PAIRS = 1000;
+
+    public static void main(String[] args) throws Exception {
+        String bootstrap = System.getenv().getOrDefault("FAIRFABRIC_KAFKA", "127.0.0.1:9092");
+        int seconds = 8;
+        List<Integer> rates = List.of(1000, 10000, 50000);
+        for (int i = 0; i < args.length; i += 2) {
+            switch (args[i]) {
+                case "--kafka" -> bootstrap = args[i + 1];
+                case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--rates" -> rates = List.of(args[i + 1].split(",")).stream().map(Integer::parseInt).toList();
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        System.out.printf("monitor bench: %d s per rate, %d sessions, broker %s, load average %s%n", seconds, PAIRS,
+                bootstrap, Files.readString(Path.of("/proc/loadavg")).trim());
+        System.out.printf("%8s %10s | %-22s | %-22s | %s%n", "rate/s", "achieved/s", "monitor p50/p99 ms",
+                "pass-through p50/p99 ms", "view records, memory");
+        int sustained = 0;
+        for (int rate : rates) {
+            Result r = run(bootstrap, rate, seconds);
+            System.out.printf("%8d %10.0f | %8.1f / %-11.1f | %8.1f / %-11.1f | %d/%d in time, heap %d MB, rss %d MB%n",
+                    rate, r.achieved, r.monitor[0], r.monitor[1], r.passThrough[0], r.passThrough[1],
+                    r.outputs, r.inputs, r.heapMb, r.rssMb);
+            if (r.outputs == r.inputs && r.achieved >= 0.95 * rate) {
+                sustained = rate;
+            }
+        }
+        System.out.printf("highest sustained rate (every view record within 10 s of the end, input rate reached): %d records/s; load average %s%n",
+                sustained, Files.readString(Path.of("/proc/loadavg")).trim());
+        System.exit(0);
+    }
+
+    record Result(double achieved, double[] monitor, double[] passThrough, long outputs, long inputs, long heapMb, long rssMb) {
+    }
+
+    static Result run(String bootstrap, int rate, int seconds) throws Exception {
+        String suffix = ".bench-" + UUID.randomUUID().toString().substring(0, 8);
+        Topics topics = new Topics(suffix);
+        String passOut = "ff.bench.passthrough" + suffix;
+        Path state = Files.createTempDirectory("monitor-bench");
+        Properties ap = new Properties();
+        ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(ap)) {
+            admin.createTopics(List.of(new NewTopic(passOut, 1, (short) 1))).all().get();
+            MonitorOptions o = MonitorOptions.parse(new String[] {"--kafka", bootstrap, "--topic-suffix", suffix,
+                    "--state-dir", state.toString()}, Map.of());
+            KafkaStreams streams = Monitor.start(o);
+            AtomicBoolean running = new AtomicBoolean(true);
+            Thread pass = new Thread(() -> passThrough(bootstrap, topics.shimSessions, passOut, running));
+            pass.start();
+            List<Long> monLags = Collections.synchronizedList(new ArrayList<>());
+            List<Long> passLags = Collections.synchronizedList(new ArrayList<>());
+            Thread m1 = new Thread(() -> measure(bootstrap, topics.sessions, "last_report_ms", monLags, running));
+            Thread m2 = new Thread(() -> measure(bootstrap, passOut, "ts_ms", passLags, running));
+            m1.start();
+            m2.start();
+            while (streams.state() != KafkaStreams.State.RUNNING) {
+                Thread.sleep(100);
+            }
+            Thread.sleep(3000); // consumers assigned
+            Properties pp = new Properties();
+            pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            pp.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+            pp.put(ProducerConfig.ACKS_CONFIG, "all");
+            long n = 0;
+            long start = System.nanoTime();
+            long[] seq = new long[PAIRS];
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(pp, new StringSerializer(), new StringSerializer())) {
+                long end = start + seconds * 1_000_000_000L;
+                while (System.nanoTime() < end) {
+                    long due = (System.nanoTime() - start) * rate / 1_000_000_000L;
+                    while (n < due) {
+                        int p = (int) (n % PAIRS);
+                        seq[p]++;
+                        String host = "b" + (p / 250);
+                        String session = "s" + p;
+                        String value = "{\"schema\":1,\"host\":\"" + host + "\",\"seq\":" + seq[p] + ",\"ts_ms\":"
+                                + System.currentTimeMillis() + ",\"session\":\"" + session + "\",\"tenant\":\"tb\",\"src\":\"10.1."
+                                + (p / 250) + "." + (p % 250) + "\",\"dst\":\"10.2.0.1\",\"state\":\""
+                                + (seq[p] % 2 == 1 ? "active" : "inactive") + "\",\"reason\":\"transition\"}";
+                        producer.send(new ProducerRecord<>(topics.shimSessions, host + "/" + session, value));
+                        n++;
+                    }
+                    Thread.sleep(1);
+                }
+            }
+            double achieved = n / ((System.nanoTime() - start) / 1e9);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (System.nanoTime() < deadline && (monLags.size() < n || passLags.size() < n)) {
+                Thread.sleep(200);
+            }
+            running.set(false);
+            m1.join();
+            m2.join();
+            pass.join();
+            long heap = (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20;
+            long rss = rssMb();
+            streams.close(Duration.ofSeconds(30));
+            streams.cleanUp();
+            Set<String> mine = admin.listTopics().names().get().stream()
+                    .filter(t -> t.endsWith(suffix) || t.startsWith("fairfabric-monitor" + suffix + "-"))
+                    .collect(Collectors.toSet());
+            admin.deleteTopics(mine).all().get();
+            return new Result(achieved, percentiles(monLags), percentiles(passLags), monLags.size(), n, heap, rss);
+        }
+    }
+
+    static void passThrough(String bootstrap, String in, String out, AtomicBoolean running) {
+        Properties c = consumerProps(bootstrap, "read_uncommitted");
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 2);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new StringDeserializer());
+             KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            consumer.subscribe(List.of(in));
+            while (running.get()) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    producer.send(new ProducerRecord<>(out, r.key(), r.value()));
+                }
+            }
+        }
+    }
+
+    static void measure(String bootstrap, String topic, String field, List<Long> lags, AtomicBoolean running) {
+        String needle = "\"" + field + "\":";
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(consumerProps(bootstrap, "read_committed"),
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            while (running.get()) {
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                    long now = System.currentTimeMillis();
+                    int i = r.value() == null ? -1 : r.value().indexOf(needle);
+                    if (i >= 0) {
+                        int j = i + needle.length();
+                        int k = j;
+                        while (k < r.value().length() && Character.isDigit(r.value().charAt(k))) {
+                            k++;
+                        }
+                        if (k > j) {
+                            lags.add(now - Long.parseLong(r.value().substring(j, k)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    static Properties consumerProps(String bootstrap, String isolation) {
+        Properties c = new Properties();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID());
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+        return c;
+    }
+
+    static double[] percentiles(List<Long> lags) {
+        if (lags.isEmpty()) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        List<Long> s = new ArrayList<>(lags);
+        Collections.sort(s);
+        return new double[] {s.get(s.size() / 2), s.get(Math.min(s.size() - 1, (int) Math.ceil(s.size() * 0.99) - 1))};
+    }
+
+    static long rssMb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+                }
+            }
+        } catch (Exception e) {
+            // below
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20;
+    }
+
+    private MonitorBench() {
+    }
+}
