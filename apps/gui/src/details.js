@@ -38,7 +38,7 @@ export function linkDetails(l, snap, monitorOn) {
     + `<p class="actions"><button type="button" data-action="link-down" data-device="${esc(l.ends[0].device)}" data-port="${l.ends[0].port}">Fail link</button>`
     + ` <button type="button" data-action="link-up" data-device="${esc(l.ends[0].device)}" data-port="${l.ends[0].port}">Restore link</button>`
     + ` <small>(emulated fabric only)</small></p>`
-    + (monitorOn ? "" : `<p class="hint">Loads and drops come from the monitor (GET /api/v1/monitor/links); it does not answer.</p>`);
+    + (monitorOn ? "" : `<p class="hint">Loads and drops come from the central monitor (GET /api/v1/monitor/links), which has no records: is it running (./fairfabric monitor)?</p>`);
 }
 
 export function switchDetails(s, snap, monitorPorts) {
@@ -59,7 +59,7 @@ export function switchDetails(s, snap, monitorPorts) {
   out.push("<h4>Counters</h4>");
   const ports = monitorPorts && monitorPorts.get(s.id);
   out.push(ports ? table(["port", "rx", "tx", "drops", "queue"], ports.map((p) => [p.port, p.rx_bytes ?? "", p.tx_bytes ?? "", p.drops ?? "", p.qdepth ?? ""]))
-    : `<p class="hint">no port counters: they come from the monitor, which does not answer</p>`);
+    : `<p class="hint">no port counters: they come from the central monitor, which has no records</p>`);
   return out.join("");
 }
 

@@ -45,7 +45,7 @@ async function pollMonitor() {
     monitorPaths.links ? get("/monitor/links") : null, monitorPaths.tenants ? get("/monitor/tenants") : null]);
   const lm = monitorLinks(links);
   const tm = monitorTenants(tens);
-  state.monitor = { links: links ? lm : null, tenants: tens ? tm : null, ports: null };
+  state.monitor = { links: lm.size ? lm : null, tenants: tm.size ? tm : null, ports: null };
 }
 setInterval(pollMonitor, 1000);
 

@@ -45,8 +45,8 @@ function loadOf(link, monitorLinks) {
  *  hosts:    {id, label, device, port, ips, tenantHosts: [...], shim}
  *  links:    {id, a, b, ends:[loc, loc], dirs:[directed link...], failed, util, loadBps, capacityBps, kind}
  * monitorLinks: Map of directed link id -> {loadBps, drops} from the monitor's view, or null.
- * Loads count as measured when the monitor answers or any link carries a load: before the
- * monitor exists every /topology load is 0, which would paint an idle-looking fabric.
+ * Loads count as measured when the monitor has link records or any link carries a load: without
+ * a running monitor every /topology load is 0, which would paint an idle-looking fabric.
  */
 export function buildModel(snapshot, netcfg, monitorLinks) {
   const topo = snapshot.topology;
@@ -85,7 +85,8 @@ export function buildModel(snapshot, netcfg, monitorLinks) {
     p.dirs.push({ ...l, ...loadOf(l, monitorLinks) });
   }
   const links = [...pairs.values()];
-  const measured = monitorLinks != null || topo.links.some((l) => l.loadBps > 0);
+  // the controller serves the monitor's view empty while no monitor runs: no records, no data
+  const measured = (monitorLinks != null && monitorLinks.size > 0) || topo.links.some((l) => l.loadBps > 0);
   for (const p of links) {
     p.failed = p.dirs.some((d) => !d.up);
     p.capacityBps = Math.max(...p.dirs.map((d) => d.capacityBps));

@@ -34,6 +34,8 @@ test("a link is failed when either direction is down", () => {
 test("without the monitor and with every load 0 there is no load data (not 0 %)", () => {
   const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg, null);
   assert.equal(m.links.find((l) => l.kind === "fabric").util, null);
+  const emptyMonitor = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg, new Map());
+  assert.equal(emptyMonitor.links.find((l) => l.kind === "fabric").util, null, "an empty monitor view (no monitor running) is no data");
   const withMonitor = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg,
     new Map([["device:leaf1/3-device:spine1/1", { loadBps: 10e6, drops: 4 }]]));
   const l = withMonitor.links.find((x) => x.kind === "fabric");
