@@ -63,15 +63,19 @@ check_oar() {
     unzip -p "$oar" app.xml | grep -q 'name="org.fairfabric"' || { echo "$oar: app.xml does not name org.fairfabric"; return 1; }
     echo "$oar: app.xml names org.fairfabric"
     # The bundle inside: web context, Karaf commands, pipeconf (BundleResolvesIT also loads it into Felix).
-    local jar manifest
-    jar=$(unzip -Z1 "$oar" | grep -E '^m2/.*/fairfabric-onos-[^/]*\.jar$' | head -n1)
+    # (Listings go into variables: with pipefail, grep -q closing a pipe early would fail unzip.)
+    local listing jar bundle manifest
+    listing=$(unzip -Z1 "$oar")
+    jar=$(grep -E '^m2/.*/fairfabric-onos-[^/]*\.jar$' <<<"$listing" | head -n1 || true)
     [ -n "$jar" ] || { echo "$oar: no fairfabric-onos bundle under m2/"; return 1; }
-    unzip -Z1 "$oar" | grep -q -- '-features\.xml$' || { echo "$oar: no features.xml"; return 1; }
-    manifest=$(unzip -p "$oar" "$jar" > "$FF_RUN/oar-bundle.jar" && unzip -p "$FF_RUN/oar-bundle.jar" META-INF/MANIFEST.MF | tr -d '\r' | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n //g')
+    grep -q -- '-features\.xml$' <<<"$listing" || { echo "$oar: no features.xml"; return 1; }
+    unzip -p "$oar" "$jar" > "$FF_RUN/oar-bundle.jar"
+    bundle=$(unzip -Z1 "$FF_RUN/oar-bundle.jar")
+    manifest=$(unzip -p "$FF_RUN/oar-bundle.jar" META-INF/MANIFEST.MF | tr -d '\r' | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n //g')
     grep -q '^Web-ContextPath: /onos/fairfabric$' <<<"$manifest" || { echo "$oar: bundle lacks Web-ContextPath: /onos/fairfabric"; return 1; }
     grep -q '^Karaf-Commands: org.fairfabric.onos.cli$' <<<"$manifest" || { echo "$oar: bundle lacks Karaf-Commands"; return 1; }
-    unzip -Z1 "$FF_RUN/oar-bundle.jar" | grep -q '^WEB-INF/classes/p4info.txt$' || { echo "$oar: bundle lacks the pipeconf's P4Info"; return 1; }
-    unzip -Z1 "$FF_RUN/oar-bundle.jar" | grep -q '^WEB-INF/web.xml$' || { echo "$oar: bundle lacks WEB-INF/web.xml"; return 1; }
+    grep -q '^WEB-INF/classes/p4info.txt$' <<<"$bundle" || { echo "$oar: bundle lacks the pipeconf's P4Info"; return 1; }
+    grep -q '^WEB-INF/web.xml$' <<<"$bundle" || { echo "$oar: bundle lacks WEB-INF/web.xml"; return 1; }
     echo "$oar: bundle $jar has /onos/fairfabric, the Karaf commands, web.xml and the pipeconf"
 }
 

@@ -4,7 +4,7 @@ import java.util.Set;
 import org.onlab.rest.AbstractWebApplication;
 
 /**
- * The JAX-RS application that web.xml names: every fairfabric resource and our two error mappers.
+ * The JAX-RS application that web.xml names: every fairfabric resource and our error mappers.
  * Not {@code getClasses(Class...)} of the parent: its ONOS mappers (404, 400, ...) would answer in
  * ONOS's error shape instead of the project's {@code {"status", "field", "message"}}.
  */
@@ -13,6 +13,6 @@ public class FabricWebApplication extends AbstractWebApplication {
     public Set<Class<?>> getClasses() {
         return Set.of(ApiDocWebResource.class, TenantsWebResource.class, SessionsWebResource.class,
                 NetworkWebResource.class, StreamWebResource.class, EmulationWebResource.class,
-                ApiExceptionMapper.class, WebErrorMapper.class);
+                ApiExceptionMapper.class, WebErrorMapper.class, InternalErrorMapper.class);
     }
 }
