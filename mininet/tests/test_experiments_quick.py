@@ -22,6 +22,7 @@ def test_quick_experiment_writes_its_result_and_points_the_right_way(name, tmp_p
     out = subprocess.run([sys.executable, "-m", "fairfabric_mn.experiments", name, "--quick", "--out", str(tmp_path)],
                          cwd=MININET_DIR, capture_output=True, text=True, timeout=600)
     print(out.stdout)
+    assert (tmp_path / (name + ".json")).exists(), "no result written; exit %d: %s" % (out.returncode, out.stderr[-3000:])
     doc = json.load(open(tmp_path / (name + ".json")))
     assert doc["experiment"] == name and doc["quick"] is True
     for key in ("parameters", "environment", "series", "paper_values", "checks", "summary"):

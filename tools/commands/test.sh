@@ -32,7 +32,7 @@ trap cleanup_test EXIT
 results=()
 failed=0
 # Test topics an earlier (interrupted) run left behind are not this run's fault: remove them first.
-TEST_TOPICS='\.t[0-9]+-[0-9]+$|^test-[0-9a-f]{8}\.'
+TEST_TOPICS='\.t[0-9]+-[0-9]+$|^test-[0-9a-f]{8}\.|\.test-[0-9a-f]{8}|^fairfabric\.test\.'
 "$FF_ROOT/bin/shimctl" topics -kafka "$FAIRFABRIC_KAFKA" -match "$TEST_TOPICS" -delete >/dev/null ||
     say test "kafka: could not remove the test topics of earlier runs"
 # run_suite NAME LOG CMD...: run one suite, keep its output in LOG, show the tail on failure.
@@ -119,7 +119,7 @@ for s in "${suites[@]}"; do
 done
 
 # Tests delete the Kafka topics they create (suffix .t<pid>-<ms>, KafkaEventPublisherTest's
-# test-<id>. prefix): any left on the broker is a failure, listed, then removed.
+# test-<id>. prefix, the monitor's BrokerFixture .test-<id>, BrokerRoundTripTest's fairfabric.test.): any left on the broker is a failure, listed, then removed.
 leftover=$("$FF_ROOT/bin/shimctl" topics -kafka "$FAIRFABRIC_KAFKA" -match "$TEST_TOPICS" -delete 2>&1) ||
     leftover="error: $leftover"
 if [ "$leftover" = '{"deleted":true,"topics":[]}' ]; then

@@ -9,6 +9,7 @@ import importlib
 MODULES = {
     "promenade-convergence": "promenade_convergence",
     "promenade-parking-lot": "promenade_parking_lot",
+    "promenade-weighted-bottleneck": "promenade_weighted_bottleneck",
     "zovn-partition-aggregate": "zovn_partition_aggregate",
 }
 

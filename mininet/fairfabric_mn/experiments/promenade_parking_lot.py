@@ -5,7 +5,7 @@ w/(w+L) (digest T1/T16), and Algorithm 1 as printed something else again. PF fro
 ./fairfabric allocate --mode exact, Algorithm 1 from --mode paper. Allocations only: no
 traffic is sent (achieved rates on a parking lot in Mininet are future work, docs/results.md)."""
 
-from fairfabric_mn.experiments import allocate, maxmin, plot
+from fairfabric_mn.experiments import allocate, maxmin, oracle, plot
 from fairfabric_mn.experiments.runner import Result, progress
 
 NAME = "promenade-parking-lot"
@@ -39,9 +39,12 @@ def run(quick=False):
             ex = allocate.session_rates(allocate.solve(problem, "exact"))
             pa = allocate.session_rates(allocate.solve(problem, "paper"))
             mm = maxmin.weighted_maxmin(problem)
+            orc = oracle.session_rates(problem)
             rows.append({"L": L, "theory_pf_long": w / (w + L), "theory_pf_short": L / (w + L),
                          "exact_long": ex["long"], "exact_short": ex["short1"],
                          "paper_long": pa["long"], "paper_short": pa["short1"],
+                         "oracle_long": orc["long"], "oracle_short": orc["short1"],
+                         "exact_vs_oracle": oracle.max_relative_difference(ex, orc),
                          "maxmin_long": mm["long"], "maxmin_short": mm["short1"],
                          "exact_total": sum(ex.values()), "maxmin_total": sum(mm.values()),
                          "paper_total": sum(pa.values())})
@@ -54,6 +57,10 @@ def run(quick=False):
                 "exact %.3f / %.3f; Alg.1 %.3f / %.3f; max-min %.3f / %.3f"
                 % (r["exact_long"], r["exact_short"], r["paper_long"], r["paper_short"], r["maxmin_long"], r["maxmin_short"]))
     res.row("exact PF vs closed form", "w/(w+L)", "max relative error %.2g" % worst)
+    worst_oracle = max(r["exact_vs_oracle"] for rs in table.values() for r in rs)
+    res.row("exact PF vs cvxpy/Clarabel oracle", "-", "max relative difference %.2g" % worst_oracle)
+    res.check("exact mode agrees with the cvxpy/Clarabel oracle within 1e-4", worst_oracle < 1e-4,
+              "max relative difference %.2g" % worst_oracle)
     big = [r for rs in table.values() for r in rs if r["L"] >= 2]
     res.check("exact PF matches the closed form w/(w+L) within 1e-3", worst < 1e-3, "max relative error %.2g" % worst)
     res.check("for L>=2, PF gives the long session less than max-min does",
@@ -76,12 +83,13 @@ def run(quick=False):
         ax.plot(Ls, [r["exact_short"] for r in rows], "o-", color="C0", alpha=0.45, label="short, exact PF")
         ax.plot(Ls, [r["paper_short"] for r in rows], "s:", color="C2", alpha=0.45, label="short, Algorithm 1")
         ax.plot(Ls, [r["maxmin_short"] for r in rows], "^--", color="C3", alpha=0.45,
-                label="short, max-min" + (" (= long's 1/2 when w=1)" if w == 1 else ""))
+                label="short, max-min (w=1: under long's 1/2)")
         ax.set_xticks(Ls)
         ax.set_xlabel("links in series L")
         ax.set_ylabel("session rate (fraction of link capacity)")
         ax.set_ylim(0, 1.05)
         ax.set_title("Parking lot, long session weight w=%d" % w)
-        ax.legend(fontsize=7)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=4, fontsize=8)
     plot.caption(fig, res)
     return res, fig

@@ -10,6 +10,8 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /** One monitor instance in the foreground: {@code ./fairfabric monitor}. */
 public final class Monitor {
+    /** How long a task waits for an input partition with unfetched data before going on without it. */
+    public static final long MAX_TASK_IDLE_MS = 10_000;
     private Monitor() {
     }
 
@@ -24,9 +26,10 @@ public final class Monitor {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        // Wait up to the grace for input partitions that have data not fetched yet, so that one input
-        // cannot run ahead of another and make its reports late (a record waiting longer would be late anyway).
-        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, o.settings().graceMs());
+        // Wait for input partitions that have data not fetched yet (at start, or behind a slow fetch on a
+        // loaded machine) before taking another input's later records: one input running ahead of
+        // another would make the other's reports late. Caught-up (empty) partitions are not waited for.
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, MAX_TASK_IDLE_MS);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // a killed instance's partitions move to the others after this long
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6000);

@@ -34,6 +34,16 @@ import org.fairfabric.monitor.stream.Json;
  */
 final class BrokerFixture implements AutoCloseable {
     static final long T0 = 1763770000000L;
+    /**
+     * The tests produce a period every {@link #PACE_MS} of wall-clock time, ten times faster than
+     * event time, so the grace (event time) covers a skew of GRACE_MS / 10 between the inputs.
+     */
+    static final long GRACE_MS = 4000;
+    static final long PACE_MS = 100;
+    /** The last period closed once period {@code n - 1} was produced. */
+    static int lastClosed(int produced) {
+        return produced - 1 - (int) (GRACE_MS / 1000) - 1;
+    }
     static final String UPLINK = "device:leaf1/3->device:spine1/1";
 
     final String bootstrap = KafkaSettings.bootstrapServers(System.getenv());
@@ -78,6 +88,7 @@ final class BrokerFixture implements AutoCloseable {
         ps.put("seq", k + 1).put("ts_ms", end);
         ((ObjectNode) ps.get("ports").get(0)).put("tx_bytes", 1_000_000L + 3_000_000L * k);
         producer.send(new ProducerRecord<>(topics.portStats, null, end, "device:leaf1", Json.write(ps))).get();
+        Thread.sleep(PACE_MS);
     }
 
     /** Starts a monitor instance in a child JVM. */
@@ -85,12 +96,20 @@ final class BrokerFixture implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 "org.fairfabric.monitor.Monitor", "--kafka", bootstrap, "--instance-id", Integer.toString(instance),
-                "--topic-suffix", suffix, "--partitions", "2", "--state-dir", stateDir.toString());
+                "--topic-suffix", suffix, "--partitions", "2", "--state-dir", stateDir.toString(),
+                "--grace-ms", Long.toString(GRACE_MS));
         Path logs = Path.of("target", "monitor-logs");
         Files.createDirectories(logs);
         Path log = logs.resolve(suffix.substring(1) + "-" + instance + "-" + System.nanoTime() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         processes.add(p);
+        long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+        while (!Files.readString(log).contains("-> RUNNING")) {
+            if (System.nanoTime() > deadline || !p.isAlive()) {
+                throw new AssertionError("monitor " + instance + " did not reach RUNNING; log " + log);
+            }
+            Thread.sleep(200);
+        }
         return p;
     }
 

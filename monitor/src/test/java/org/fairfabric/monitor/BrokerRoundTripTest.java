@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -50,6 +52,11 @@ class BrokerRoundTripTest {
                     values.add(r.value());
                 }
             }
+        }
+        Properties a = new Properties();
+        a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(a)) {
+            admin.deleteTopics(List.of(topic)).all().get(); // tests leave no topics on the shared broker
         }
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 10; i++) {

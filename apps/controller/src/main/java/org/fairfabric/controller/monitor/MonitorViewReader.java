@@ -93,7 +93,7 @@ public final class MonitorViewReader implements AutoCloseable {
                     onSessionsChanged.run();
                 }
             }
-        } catch (WakeupException | InterruptedException e) {
+        } catch (WakeupException | InterruptedException | org.apache.kafka.common.errors.InterruptException e) {
             // closing
         } catch (RuntimeException e) {
             LOG.warn("reading the monitor view stopped: {}", e.toString());
@@ -106,6 +106,7 @@ public final class MonitorViewReader implements AutoCloseable {
     public void close() {
         running = false;
         consumer.wakeup();
+        thread.interrupt();
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {

@@ -88,6 +88,7 @@ class FatTreeFabricTest extends FabricTestBase {
     void restRoundTripAndRefusedRequestsChangeNothing() {
         RestRoundTrip.provisionTwoTenants(ctl, fabric);
         RestRoundTrip.assertRefusedRequestsChangeNothing(ctl, fabric);
+        RestRoundTrip.vmOnASharedServer(ctl, fabric);
     }
 
     /**

@@ -144,4 +144,43 @@ final class RestRoundTrip {
     private static int number(String host) {
         return Integer.parseInt(host.replaceAll("\\D", ""));
     }
+
+    /**
+     * A VM of red on blue's server cjh1 (its port, its cable): accepted, reachable from red's
+     * cjh9 through the fabric (a /32 route and proxy ARP for it; frames leave with the server's
+     * MAC and the server delivers by address); a VM that takes a taken address or a host's MAC
+     * at another port is refused naming the host, and everyone's reachability stays. The VM is
+     * removed at the end.
+     */
+    static void vmOnASharedServer(FabricController ctl, MininetFabric fabric) {
+        JsonNode server = fabric.host("cjh1");
+        String at = "\"location\":{\"device\":\"device:" + server.path("switch").asText() + "\",\"port\":"
+                + server.path("port").asInt() + "}";
+        HttpJson.Answer added = ctl.send("POST", "/tenants/red/hosts",
+                "{\"id\":\"redvm1\",\"ip\":\"10.9.1.1\",\"mac\":\"02:00:00:09:01:01\"," + at + "}");
+        assertEquals(201, added.status, added.toString());
+        JsonNode alias = fabric.call("cmd", "host", "cjh1", "argv", List.of("ip", "addr", "add", "10.9.1.1/8", "dev", "cjh1-eth0"));
+        assertEquals(0, alias.path("rc").asInt(), alias.toString());
+        try {
+            JsonNode ping = fabric.call("cmd", "host", "cjh9", "argv", List.of("ping", "-c", "3", "-i", "0.3", "-W", "1", "10.9.1.1"));
+            assertEquals(0, ping.path("rc").asInt(), "red's cjh9 reaches red's VM on cjh1: " + ping);
+
+            Map<String, String> before = snapshot(ctl);
+            HttpJson.Answer sameIp = ctl.send("POST", "/tenants/blue/hosts",
+                    "{\"id\":\"bluevm1\",\"ip\":\"10.9.1.1\",\"mac\":\"02:00:00:09:01:02\"," + at + "}");
+            assertEquals(409, sameIp.status, sameIp.toString());
+            assertEquals("ip", sameIp.json().path("field").asText());
+            assertTrue(sameIp.json().path("message").asText().contains("redvm1"), sameIp.toString());
+            JsonNode h9 = fabric.host("cjh9");
+            HttpJson.Answer otherMac = ctl.send("POST", "/tenants/blue/hosts",
+                    "{\"id\":\"bluevm2\",\"ip\":\"10.9.1.2\",\"mac\":\"" + h9.path("mac").asText() + "\"," + at + "}");
+            assertEquals(409, otherMac.status, otherMac.toString());
+            assertEquals("mac", otherMac.json().path("field").asText());
+            assertEquals(before, snapshot(ctl), "refused VMs change nothing");
+            assertEquals(0.0, fabric.pingAll(30).path("loss").asDouble(), "every host still reaches every other");
+        } finally {
+            fabric.call("cmd", "host", "cjh1", "argv", List.of("ip", "addr", "del", "10.9.1.1/8", "dev", "cjh1-eth0"));
+            assertEquals(204, ctl.send("DELETE", "/tenants/red/hosts/redvm1", null).status);
+        }
+    }
 }
