@@ -67,6 +67,9 @@ class ApiContractTest {
             assertEquals(Rules.MAX_BANDWIDTH_BPS, p.path("minBandwidthBps").path("maximum").asLong(), s);
             assertEquals(s.equals("TenantUpdate"), p.path("minBandwidthBps").path("nullable").asBoolean(), s);
         }
+        JsonNode sessionWeight = schemas.path("SessionWeight").path("properties").path("weight");
+        assertEquals(Rules.MAX_WEIGHT, sessionWeight.path("maximum").asDouble());
+        assertTrue(sessionWeight.path("exclusiveMinimum").asBoolean() && sessionWeight.path("minimum").asDouble() == 0);
         JsonNode demand = schemas.path("SessionCreate").path("properties").path("demandBps");
         assertEquals(1, demand.path("minimum").asLong());
         assertEquals(Rules.MAX_BANDWIDTH_BPS, demand.path("maximum").asLong());

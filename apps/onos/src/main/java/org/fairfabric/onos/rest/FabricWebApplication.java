@@ -12,7 +12,7 @@ public class FabricWebApplication extends AbstractWebApplication {
     @Override
     public Set<Class<?>> getClasses() {
         return Set.of(ApiDocWebResource.class, TenantsWebResource.class, SessionsWebResource.class,
-                NetworkWebResource.class, StreamWebResource.class, EmulationWebResource.class,
+                NetworkWebResource.class, StreamWebResource.class, EmulationWebResource.class, MonitorWebResource.class,
                 ApiExceptionMapper.class, WebErrorMapper.class, InternalErrorMapper.class);
     }
 }

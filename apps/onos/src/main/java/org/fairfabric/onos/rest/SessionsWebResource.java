@@ -5,6 +5,7 @@ import javax.ws.rs.DELETE;
 import javax.ws.rs.GET;
 import javax.ws.rs.HeaderParam;
 import javax.ws.rs.POST;
+import javax.ws.rs.PUT;
 import javax.ws.rs.Path;
 import javax.ws.rs.PathParam;
 import javax.ws.rs.core.HttpHeaders;
@@ -32,6 +33,14 @@ public class SessionsWebResource extends FabricResource {
     @Path("{sessionId}")
     public Response session(@PathParam("sessionId") String sessionId) {
         return Replies.ok(fabric().session(sessionId));
+    }
+
+    @PUT
+    @Path("{sessionId}/weight")
+    public Response setSessionWeight(@PathParam("sessionId") String sessionId, @HeaderParam(HttpHeaders.CONTENT_TYPE) String type,
+                                     InputStream body) {
+        String text = RequestBody.read(body, type);
+        return Replies.ok(fabric().setSessionWeight(sessionId, SessionJson.weight(Json.parse(text))));
     }
 
     @DELETE

@@ -77,6 +77,14 @@ class FabricRestTest {
         assertEquals("api", http.get("/v1/sessions/" + id).json().get("source").asText());
         assertEquals(1, http.get("/v1/sessions").json().size());
         assertEquals(409, http.send("POST", "/v1/sessions", "{\"srcHost\":\"h1\",\"dstHost\":\"h2\"}").status);
+        RestServer.Answer weighted = http.send("PUT", "/v1/sessions/" + id + "/weight", "{\"weight\":3}");
+        assertEquals(200, weighted.status, weighted.body);
+        assertEquals(3.0, weighted.json().get("weight").asDouble());
+        expectError(http.send("PUT", "/v1/sessions/" + id + "/weight", "{\"weight\":0}"), 422, "weight");
+        expectError(http.send("PUT", "/v1/sessions/nope/weight", "{\"weight\":1}"), 404, "sessionId");
+        for (String view : new String[] {"sessions", "links", "tenants"}) {
+            assertEquals("[]", http.get("/v1/monitor/" + view).body, "no monitor view is read under ONOS yet");
+        }
         assertEquals(204, http.send("DELETE", "/v1/sessions/" + id, null).status);
         assertEquals(404, http.get("/v1/sessions/" + id).status);
 

@@ -19,13 +19,22 @@ import org.junit.jupiter.api.Test;
 class OpenApiPathsTest {
     static final Path DOCUMENT = Path.of("../../docs/api/openapi.yaml");
 
+    /**
+     * Every operation not marked {@code x-embedded-only} is served; the embedded-only ones (the GUI
+     * stream, emulation controls) are served too, with the differences docs/onos.md lists; nothing else is.
+     */
     @Test
     void onosResourcesServeExactlyTheDocumentedOperations() throws Exception {
-        assertEquals(documented(), served());
+        Set<String> missing = new TreeSet<>(documented(false));
+        missing.removeAll(served());
+        assertEquals(Set.of(), missing, "documented but not served under ONOS");
+        Set<String> extra = new TreeSet<>(served());
+        extra.removeAll(documented(true));
+        assertEquals(Set.of(), extra, "served under ONOS but not documented");
     }
 
     /** "METHOD /tenants/{tenantId}" for each documented operation, without the embedded /api/v1 prefix. */
-    static Set<String> documented() throws Exception {
+    static Set<String> documented(boolean withEmbeddedOnly) throws Exception {
         JsonNode paths = new ObjectMapper(new YAMLFactory()).readTree(DOCUMENT.toFile()).get("paths");
         Set<String> out = new TreeSet<>();
         for (Iterator<String> it = paths.fieldNames(); it.hasNext(); ) {
@@ -35,7 +44,7 @@ class OpenApiPathsTest {
                 String name = ms.next();
                 String m = name.toUpperCase(Locale.ROOT);
                 boolean embeddedOnly = paths.get(path).get(name).path("x-embedded-only").asBoolean(false);
-                if (Set.of("GET", "PUT", "POST", "DELETE", "PATCH").contains(m) && !embeddedOnly) {
+                if (Set.of("GET", "PUT", "POST", "DELETE", "PATCH").contains(m) && (withEmbeddedOnly || !embeddedOnly)) {
                     out.add(m + " " + relative);
                 }
             }
