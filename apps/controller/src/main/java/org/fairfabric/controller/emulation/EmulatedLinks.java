@@ -34,7 +34,6 @@ import org.fairfabric.api.service.NetworkView;
  * {@code devices[id].fairfabric.emulation.adminAddress = "127.0.0.1:PORT"}.
  */
 public final class EmulatedLinks {
-    public static final String EVENT_TYPE = "emulation.link-set";
     private static final Duration TIMEOUT = Duration.ofSeconds(3);
 
     private final FabricService fabric;
@@ -116,7 +115,6 @@ public final class EmulatedLinks {
         out.put("link", link.id);
         out.put("up", r.up);
         out.put("ends", set);
-        fabric.events().emit(EVENT_TYPE, link.id, Map.of("up", r.up));
         return out;
     }
 
