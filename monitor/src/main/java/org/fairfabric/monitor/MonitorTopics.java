@@ -47,5 +47,19 @@ public final class MonitorTopics {
                 throw new IllegalStateException("cannot create topics: " + e.getCause().getMessage(), e.getCause());
             }
         }
+        // the broker's metadata lags the creation: wait until every topic is described (the
+        // global store's thread dies on a topic without partitions)
+        List<String> names = create.stream().map(NewTopic::name).toList();
+        for (int attempt = 0; ; attempt++) {
+            try {
+                admin.describeTopics(names).allTopicNames().get();
+                return;
+            } catch (ExecutionException e) {
+                if (attempt >= 50) {
+                    throw new IllegalStateException("created topics are not visible: " + e.getCause().getMessage(), e.getCause());
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 }

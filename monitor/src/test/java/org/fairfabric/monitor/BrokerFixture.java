@@ -83,7 +83,8 @@ final class BrokerFixture implements AutoCloseable {
         pb.put("seq", k + 1).put("period_start_ms", T0 + k * 1000L);
         ((ObjectNode) pb.get("entries").get(0)).put("ip_bytes", ipBytes(k)).put("packets", 2000);
         long end = T0 + (k + 1) * 1000L;
-        producer.send(new ProducerRecord<>(topics.shimPathBytes, null, end, "h2", Json.write(pb)));
+        // synchronous: a shim report must not reach the broker after the next periods' counters
+        producer.send(new ProducerRecord<>(topics.shimPathBytes, null, end, "h2", Json.write(pb))).get();
         ObjectNode ps = DocExamples.example("ff.ctl.portstats.v1");
         ps.put("seq", k + 1).put("ts_ms", end);
         ((ObjectNode) ps.get("ports").get(0)).put("tx_bytes", 1_000_000L + 3_000_000L * k);
