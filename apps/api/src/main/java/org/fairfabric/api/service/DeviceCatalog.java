@@ -14,8 +14,8 @@ public interface DeviceCatalog {
      * Throws when a tenant's host clashes with the network's own hosts: a {@link ConflictException}
      * naming the field ({@code ip}, {@code mac}, {@code id}, {@code location.port}) and the host it
      * clashes with, a {@link ValidationException} when it cannot attach at its location. A host
-     * with the MAC or name of a configuration host is that host (it must be where that host is);
-     * one at the port of a configuration host is a VM on that server.
+     * with the MAC (or, at its port, the name) of a configuration host is that host, and must be
+     * at its port; any other host at the port of a configuration host is a VM on that server.
      */
     default void checkHost(HostDto host) {
         checkHostAttachment(host.location);

@@ -56,13 +56,14 @@ public final class CoreTopology {
                 vms.add(h);
                 continue;
             }
-            claimed.add(h.mac);
-            claimed.add(h.id);
+            if (server != null) {
+                claimed.add(server.name);
+            }
             serverAt.put(at, h.id);
             addHost(b, fastest, new Host(h.id, h.ip, h.mac, at, h.tenantId));
         }
         for (NetworkConfig.Host h : cfg.hosts) {
-            if (!claimed.contains(h.mac) && !claimed.contains(h.name)) {
+            if (!claimed.contains(h.name)) {
                 ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
                 serverAt.put(at, h.name);
                 addHost(b, fastest, new Host(h.name, h.ips.get(0), h.mac, at, null));

@@ -10,8 +10,9 @@ import org.fairfabric.api.service.DeviceCatalog;
 /**
  * Where tenants' hosts may go in a network configuration, and what they may not take from the
  * configuration's own hosts: a host attaches to an edge port of a known switch (422 otherwise); it
- * may not take a configuration host's address (409) unless it is that host (same MAC or name, and
- * then at that host's port); at the port of a configuration host it is a VM on that server.
+ * may not take a configuration host's address (409) unless it is that host (its MAC or name at its
+ * port), nor its MAC anywhere else (409); at the port of a configuration host it is a VM on that
+ * server.
  */
 final class ConfiguredHosts implements DeviceCatalog {
     private final NetworkConfig cfg;
@@ -40,15 +41,14 @@ final class ConfiguredHosts implements DeviceCatalog {
     public void checkHost(HostDto h) {
         checkHostAttachment(h.location);
         for (NetworkConfig.Host c : cfg.hosts) {
-            boolean same = c.mac.equalsIgnoreCase(h.mac) || c.name.equals(h.id);
             String where = c.location.device + "/" + c.location.port;
-            if (same) {
-                if (!c.location.device.equals(h.location.device) || c.location.port != h.location.port) {
-                    throw new ConflictException(c.mac.equalsIgnoreCase(h.mac) ? "mac" : "id", "'" + h.id + "' has the "
-                            + (c.mac.equalsIgnoreCase(h.mac) ? "MAC " + h.mac : "name") + " of the network configuration's host '"
-                            + c.name + "', which is at " + where + ", not at " + h.location.device + "/" + h.location.port);
-                }
-                continue;
+            boolean here = c.location.device.equals(h.location.device) && c.location.port == h.location.port;
+            if (c.mac.equalsIgnoreCase(h.mac) && !here) {
+                throw new ConflictException("mac", "'" + h.id + "' has the MAC " + h.mac + " of the network configuration's host '"
+                        + c.name + "', which is at " + where + ", not at " + h.location.device + "/" + h.location.port);
+            }
+            if (here && (c.mac.equalsIgnoreCase(h.mac) || c.name.equals(h.id))) {
+                continue; // it is that host, claimed by a tenant
             }
             if (c.ips.contains(h.ip)) {
                 throw new ConflictException("ip", h.ip + " is the network configuration's host '" + c.name + "' (at " + where + ")");
