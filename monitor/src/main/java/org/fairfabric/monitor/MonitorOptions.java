@@ -11,12 +11,13 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
             "usage: monitor [--kafka HOST:PORT] [--instance-id N] [--topic-suffix S] [--partitions N]",
             "               [--state-dir DIR] [--period-ms MS] [--grace-ms MS] [--activity-window-ms MS]",
             "               [--liveness-timeout-ms MS] [--violation-hold-ms MS] [--violation-tolerance F]",
+            "               [--input-lag-ms MS]",
             "  --kafka        broker (default: $FAIRFABRIC_KAFKA)",
             "  --instance-id  this instance's number; instances of one suffix share the work (default 0)",
             "  --partitions   partitions of the monitor's internal topics when it creates them (default 2)",
             "  --state-dir    local state (default .run/monitor/<instance-id>)",
             "  defaults: period 1000, grace 1500, activity window 3000, liveness timeout 30000,",
-            "            violation hold 3000 ms, violation tolerance 0.05");
+            "            violation hold 3000 ms, violation tolerance 0.05, input lag 5000");
 
     public static MonitorOptions parse(String[] args, Map<String, String> env) {
         String bootstrap = null;
@@ -31,6 +32,7 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
         long timeout = d.livenessTimeoutMs();
         long hold = d.violationHoldMs();
         double tolerance = d.violationTolerance();
+        long inputLag = d.inputLagMs();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -48,6 +50,7 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
                 case "--activity-window-ms" -> window = number(a, v, 1, 86_400_000);
                 case "--liveness-timeout-ms" -> timeout = number(a, v, 1, 86_400_000);
                 case "--violation-hold-ms" -> hold = number(a, v, 0, 86_400_000);
+                case "--input-lag-ms" -> inputLag = number(a, v, 0, 86_400_000);
                 case "--violation-tolerance" -> {
                     try {
                         tolerance = Double.parseDouble(v);
@@ -69,7 +72,7 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
             stateDir = Path.of(".run", "monitor", Integer.toString(instance));
         }
         return new MonitorOptions(bootstrap, instance, suffix, partitions, stateDir,
-                new MonitorSettings(period, grace, window, timeout, hold, tolerance));
+                new MonitorSettings(period, grace, window, timeout, hold, tolerance, inputLag));
     }
 
     private static long number(String option, String value, long min, long max) {

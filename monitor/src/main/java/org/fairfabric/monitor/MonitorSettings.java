@@ -9,14 +9,21 @@ package org.fairfabric.monitor;
  * @param livenessTimeoutMs  a session silent longer than this is dropped (docs/algorithms.md)
  * @param violationHoldMs    a tenant below min(guarantee, demand) this long raises a violation
  * @param violationTolerance achieved below (1 - tolerance) x target counts as below
+ * @param inputLagMs         how far (event time) an input may lag the fastest one and still hold the
+ *                           periods open; also how long a cold-started stage waits for its inputs
  */
 public record MonitorSettings(long periodMs, long graceMs, long activityWindowMs, long livenessTimeoutMs,
-                              long violationHoldMs, double violationTolerance) {
+                              long violationHoldMs, double violationTolerance, long inputLagMs) {
 
-    public static final MonitorSettings DEFAULTS = new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05);
+    public static final long DEFAULT_INPUT_LAG_MS = 5000;
+    public static final MonitorSettings DEFAULTS =
+            new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05, DEFAULT_INPUT_LAG_MS);
 
     public MonitorSettings {
         positive("period", periodMs);
+        if (inputLagMs < 0) {
+            throw new IllegalArgumentException("input lag must be >= 0 ms, got " + inputLagMs);
+        }
         if (graceMs < 0) {
             throw new IllegalArgumentException("grace must be >= 0 ms, got " + graceMs);
         }

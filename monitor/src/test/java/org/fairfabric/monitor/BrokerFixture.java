@@ -39,6 +39,8 @@ final class BrokerFixture implements AutoCloseable {
      * event time, so the grace (event time) covers a skew of GRACE_MS / 10 between the inputs.
      */
     static final long GRACE_MS = 4000;
+    /** How far (event time) one input may lag the other: 1 s of wall-clock time at this pace. */
+    static final long INPUT_LAG_MS = 10000;
     static final long PACE_MS = 100;
     /** The last period closed once period {@code n - 1} was produced. */
     static int lastClosed(int produced) {
@@ -98,7 +100,7 @@ final class BrokerFixture implements AutoCloseable {
         List<String> cmd = List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 "org.fairfabric.monitor.Monitor", "--kafka", bootstrap, "--instance-id", Integer.toString(instance),
                 "--topic-suffix", suffix, "--partitions", "2", "--state-dir", stateDir.toString(),
-                "--grace-ms", Long.toString(GRACE_MS));
+                "--grace-ms", Long.toString(GRACE_MS), "--input-lag-ms", Long.toString(INPUT_LAG_MS));
         Path logs = Path.of("target", "monitor-logs");
         Files.createDirectories(logs);
         Path log = logs.resolve(suffix.substring(1) + "-" + instance + "-" + System.nanoTime() + ".log");

@@ -14,9 +14,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Every rule of the view (docs/monitor.md), driven by the examples of docs/kafka.md. */
+/**
+ * Every rule of the view (docs/monitor.md), driven by the examples of docs/kafka.md. The input lag
+ * is 0 here, so a stage's clock is its fastest input's and a period closes exactly at its end plus
+ * the grace; the input watermark (input lag > 0) has its own tests in {@link MonitorColdStartTest}.
+ */
 class MonitorTopologyTest {
     private static final long T0 = 1763770000000L;
+    static final MonitorSettings WITHOUT_INPUT_LAG = new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05, 0);
     private static final String UPLINK = "device:leaf1/3->device:spine1/1";
     private static final List<String> PATH = List.of("h1/0->device:leaf1/1", UPLINK,
             "device:spine1/2->device:leaf2/3", "device:leaf2/1->h2/0");
@@ -26,7 +31,7 @@ class MonitorTopologyTest {
 
     @BeforeEach
     void start() throws Exception {
-        m = new MonitorDriver(MonitorSettings.DEFAULTS);
+        m = new MonitorDriver(WITHOUT_INPUT_LAG);
         t = m.topics;
         m.loadCatalog();
     }

@@ -114,11 +114,12 @@ public abstract class InputReader implements Processor<String, String, String, O
         context.forward(new Record<>(key, new Out(kind, Json.write(value)), timestampMs));
     }
 
-    /** Advances the clocks of the next stages: a tick on every partition of the given signal topic. */
+    /** Advances this input's clock at the next stages: a tick on every partition of the given signal topic. */
     protected void tick(Out.Kind kind, long timestampMs) {
         ObjectNode t = Json.object();
         t.put("kind", "tick");
         t.put("ts", timestampMs);
+        t.put("source", topic);
         emit(Out.TICK_KEY, kind, t, timestampMs);
     }
 

@@ -27,6 +27,12 @@ public final class SessionTracker extends Stage {
         super(STORE, settings);
     }
 
+    /** Activity and liveness are judged at the highest event time received; no period closes here. */
+    @Override
+    protected boolean waitsForSlowestInput() {
+        return false;
+    }
+
     @Override
     protected void handle(String pair, JsonNode signal, long ts, long now) {
         String v = state.get(pair);
