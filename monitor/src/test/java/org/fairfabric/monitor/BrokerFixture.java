@@ -33,7 +33,13 @@ import org.fairfabric.monitor.stream.Json;
  * monitor's internal and changelog topics included, is deleted on close.
  */
 final class BrokerFixture implements AutoCloseable {
-    static final long T0 = 1763770000000L;
+    /**
+     * The event time of period 0: now, on a period boundary. Not a fixed date: the broker deletes
+     * records whose timestamps are older than its retention (24 h) at its first retention check,
+     * 30 s after it starts, then every 5 min, which silently removed the first periods' inputs and
+     * outputs in the middle of a run.
+     */
+    static final long T0 = System.currentTimeMillis() / 1000 * 1000;
     /**
      * The tests produce a period every {@link #PACE_MS} of wall-clock time, ten times faster than
      * event time, so the grace (event time) covers a skew of GRACE_MS / 10 between the inputs.

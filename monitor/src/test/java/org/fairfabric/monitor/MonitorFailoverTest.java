@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.fairfabric.monitor.stream.Json;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,8 +19,6 @@ import org.junit.jupiter.api.Test;
  * killed -9 mid-run and the other takes its tasks over. The view equals a single instance's run
  * over the same input: every period once, the same loads and tenant rates.
  */
-@Disabled("fails: the monitor loses the first periods after a cold start (rejected as late), although the"
-        + " restart and failover themselves lose and double nothing; see docs/monitor.md 'Known limit' and /work/notes/monitor.md")
 class MonitorFailoverTest {
     static final int PERIODS = 30;
 
