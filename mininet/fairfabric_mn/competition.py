@@ -14,12 +14,14 @@ them). The monitor's record can be stale: it closes periods late under load, and
 topic keeps a previous run's record of a tenant of the same id. The table says which, per row."""
 
 import subprocess
+import tempfile
 import time
 
 from fairfabric_mn import runstate
 
 TENANTS = (("amber", "Tenant amber", 1), ("green", "Tenant green", 2), ("violet", "Tenant violet", 3))
 BASE_PORT = 5301
+IPERF3_MAX_SECONDS = 86400  # iperf3 refuses a longer -t
 FRESH_MS = 3000
 
 
@@ -64,19 +66,28 @@ class Competition:
         return reply
 
     def start_traffic(self, seconds):
-        """Greedy TCP, one iperf3 per tenant, VM to VM."""
+        """Greedy TCP, one iperf3 per tenant, VM to VM; raises when a client exits at once."""
         for n, (tid, _, _) in enumerate(TENANTS):
             _, src_ip, _, dst_ip = self.vms[tid]
             port = BASE_PORT + n
             self.procs.append(self.receiver.popen(["iperf3", "-s", "-B", dst_ip, "-p", str(port)],
                                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         time.sleep(0.5)
+        clients = []
         for n, (tid, _, _) in enumerate(TENANTS):
             _, src_ip, _, dst_ip = self.vms[tid]
-            self.procs.append(self.sender.popen(
-                ["iperf3", "-c", dst_ip, "-B", src_ip, "-p", str(BASE_PORT + n), "-t", str(int(seconds))],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            out = tempfile.TemporaryFile()
+            clients.append((tid, out, self.sender.popen(
+                ["iperf3", "-c", dst_ip, "-B", src_ip, "-p", str(BASE_PORT + n),
+                 "-t", str(min(int(seconds), IPERF3_MAX_SECONDS))],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)))
+        self.procs += [p for _, _, p in clients]
         runstate.extend(self.net, pids=[p.pid for p in self.procs])
+        time.sleep(1.0)
+        for tid, out, p in clients:
+            if p.poll() is not None:
+                out.seek(0)
+                raise RuntimeError("iperf3 of %s exited (%s): %s" % (tid, p.returncode, out.read().decode(errors="replace")[-500:]))
 
     def stop(self):
         for p in self.procs:
