@@ -97,15 +97,16 @@ class Competition:
 
     def rows(self, shim):
         """One row per tenant: (tenant, weight, guarantee, allocated, achieved, source)."""
-        alloc = {}
+        # every session of the tenant counts, also those added over REST while the demo runs
+        alloc, owner = {}, {}
         for a in self.ctl.get("/allocations"):
-            tid = self.sessions.get(a["sessionId"])
-            if tid:
-                alloc[tid] = alloc.get(tid, 0.0) + a["totalBps"]
+            tid = a.get("tenantId")
+            owner[a["sessionId"]] = tid
+            alloc[tid] = alloc.get(tid, 0.0) + a["totalBps"]
         sent = {}
         try:
             for p in shim.stats().get("paths") or []:
-                tid = self.sessions.get(p["session"])
+                tid = owner.get(p["session"])
                 if tid:
                     sent[tid] = sent.get(tid, 0.0) + p["sent_rate_bps"]
         except OSError:
