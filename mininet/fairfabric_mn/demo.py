@@ -6,12 +6,18 @@ Starts the fabric (k=4 fat-tree: 20 p4switch instances and 16 hosts, or with
 starts the controller on it (events to Kafka when a broker is given), waits
 until every switch is connected and programmed, provisions two tenants with
 eight hosts each over REST, shows all-pairs reachability, declares one session
-per tenant and shows the allocation loop's rates for them, shows where to look,
-and cleans everything up on exit or Ctrl-C. Node prefix: fd.
+per tenant and shows the allocation loop's rates for them, shows where to look.
+Then (with a Kafka broker) it runs a host shim on every host, provisions three
+more tenants with weights 1:2:3 whose VMs share one sending server's cable
+(competition.py), starts greedy iperf3 TCP between their VMs and prints every
+second a per-tenant table: weight, guarantee, allocated, achieved, error. It
+cleans everything up on exit or Ctrl-C. Node prefix: fd.
 """
 
 import argparse
+import json
 import os
+import select
 import signal
 import sys
 import tempfile
@@ -20,7 +26,9 @@ import time
 from mininet.log import setLogLevel
 
 from fairfabric_mn import fabric, runstate
+from fairfabric_mn.competition import Competition, format_table
 from fairfabric_mn.controller import ControllerProcess
+from fairfabric_mn.shim import ShimSet
 
 TENANTS = (("blue", "Tenant blue", 2), ("red", "Tenant red", 1))
 
@@ -75,6 +83,56 @@ def declare_sessions(ctl, net, topo, timeout=15):
     return alloc
 
 
+def write_netcfg_with_shims(net, topo, path):
+    """The network configuration with every host marked as running the host shim."""
+    cfg = fabric.netcfg(net, topo)
+    for entry in cfg["hosts"].values():
+        entry["fairfabric"] = {"shim": True}
+    with open(path, "w") as f:
+        json.dump(cfg, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
+def show_tables(comp, shim, keep, reweight):
+    """The per-tenant table every second: keep seconds (None: until Enter or Ctrl-C on a terminal);
+    reweight (tenant, weight, at seconds): a PATCH /tenants during the run."""
+    t0 = time.time()
+    interactive = keep is None
+    if interactive:
+        say("press Enter or Ctrl-C to stop and clean up")
+    while True:
+        elapsed = time.time() - t0
+        if reweight and elapsed >= reweight[2]:
+            status, body = comp.ctl.send("PATCH", "/tenants/%s" % reweight[0], {"weight": reweight[1]})
+            say("PATCH /tenants/%s {\"weight\": %d}: %s" % (reweight[0], reweight[1], status))
+            reweight = None
+        try:
+            print(format_table(elapsed, comp.rows(shim)), flush=True)
+        except OSError as e:
+            say("table: %s" % e)
+        if not interactive and time.time() - t0 >= keep:
+            return
+        if interactive:
+            try:
+                ready, _, _ = select.select([sys.stdin], [], [], 1.0)
+            except KeyboardInterrupt:
+                return
+            if ready:
+                sys.stdin.readline()
+                return
+        else:
+            time.sleep(1.0)
+
+
+def parse_reweight(text):
+    try:
+        tenant, rest = text.split("=")
+        weight, at = rest.split("@")
+        return tenant, int(weight), float(at)
+    except ValueError:
+        raise argparse.ArgumentTypeError("--reweight is TENANT=WEIGHT@SECONDS, e.g. amber=4@20, not %r" % text)
+
+
 def all_pairs_clean(net):
     for src in net.hosts:
         for dst in net.hosts:
@@ -91,6 +149,10 @@ def main(argv=None):
     ap.add_argument("--keep", type=float, default=None, metavar="SECONDS",
                     help="keep the fabric up this long after the checks (default: until Enter or Ctrl-C "
                          "on a terminal, else not at all)")
+    # 20, not fabric's 100: on 2 shared cores the p4switch fabric does not carry 100 Mbit/s of TCP
+    ap.add_argument("--bw", type=float, default=20, help="link rate in Mbit/s (default 20)")
+    ap.add_argument("--reweight", type=parse_reweight, default=None, metavar="TENANT=WEIGHT@SECONDS",
+                    help="change a competing tenant's weight over REST that many seconds into the table")
     args = ap.parse_args(argv)
     setLogLevel("warning")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
@@ -99,13 +161,18 @@ def main(argv=None):
     workdir = tempfile.mkdtemp(prefix="fairfabric-demo.", dir=runstate.RUN_DIR)
     t0 = time.time()
     say("building the %s (p4switch, node prefix fd)" % args.topo)
-    net, topo = fabric.build(args.topo, prefix="fd")
-    ctl = None
+    net, topo = fabric.build(args.topo, prefix="fd", bw=args.bw)
+    ctl = shims = comp = None
     fabric.start(net)  # stops what it started when it fails
     try:
         say("%d switches, %d hosts up in %.1f s" % (len(net.switches), len(net.hosts), time.time() - t0))
         cfg = os.path.join(workdir, "netcfg.json")
-        fabric.write_netcfg(net, topo, cfg)
+        if args.kafka:
+            write_netcfg_with_shims(net, topo, cfg)
+            shims = ShimSet(net, kafka=args.kafka)
+            say("a host shim on each of the %d hosts (rates from ff.ctl.rates.v1)" % len(shims.shims))
+        else:
+            fabric.write_netcfg(net, topo, cfg)
         ctl = ControllerProcess(workdir, cfg, kafka=args.kafka)
         ctl.start()
         runstate.extend(net, pids=[ctl.pid])
@@ -139,7 +206,16 @@ def main(argv=None):
         else:
             say("  Kafka         no broker given: events only at %s/events" % ctl.url)
         say("  network config %s, controller log %s, switch logs /tmp/p4switch-fd*.log" % (cfg, ctl.log_path))
-        if args.keep is not None:
+        if shims:
+            hosts = sorted(net.hosts, key=lambda h: int(h.name[len(topo.prefix) + 1:]))
+            comp = Competition(ctl, net, hosts[1], hosts[-2], say)
+            comp.provision()
+            keep = args.keep if args.keep is not None or sys.stdin.isatty() else 0
+            comp.start_traffic((keep or 86400) + 5)
+            say("greedy iperf3 TCP between the VMs; the table every second (GET /allocations, GET /tenants, "
+                "the shims' /stats)")
+            show_tables(comp, shims[hosts[1].name], keep, args.reweight)
+        elif args.keep is not None:
             say("keeping the fabric up for %.0f s" % args.keep)
             time.sleep(args.keep)
         elif sys.stdin.isatty():
@@ -151,8 +227,12 @@ def main(argv=None):
         return 0 if loss == 0 else 1
     finally:
         say("cleaning up")
+        if comp:
+            comp.stop()
         if ctl:
             ctl.stop()
+        if shims:
+            shims.stop()
         fabric.stop(net)
 
 

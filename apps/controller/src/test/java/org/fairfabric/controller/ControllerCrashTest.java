@@ -30,23 +30,30 @@ class ControllerCrashTest {
         try (ControllerProcess first = ControllerProcess.start(Map.of("FF_API_TOKEN", TOKEN),
                 "--data-dir", data.toString(), "--http-port", "0", "--netcfg", NETCFG)) {
             HttpJson http = new HttpJson(first.baseUrl, TOKEN);
+            Throwable[] refused = new Throwable[1];
             Thread writer = new Thread(() -> {
                 for (int i = 0; i < 400; i++) {
                     try {
                         step(http, i, expected, ackedHosts, inFlight);
+                    } catch (AssertionError e) {
+                        refused[0] = e; // a write the live controller refused: the test fails below
+                        return;
                     } catch (RuntimeException e) {
                         return; // the controller died under us
                     }
                 }
             });
             writer.start();
-            while (true) {
+            while (writer.isAlive()) {
                 synchronized (expected) {
                     if (expected.size() >= 40) {
                         break;
                     }
                 }
                 Thread.sleep(5);
+            }
+            if (refused[0] != null) {
+                throw new AssertionError("the controller refused a write before the kill", refused[0]);
             }
             first.kill9();
             writer.join(TimeUnit.SECONDS.toMillis(30));
