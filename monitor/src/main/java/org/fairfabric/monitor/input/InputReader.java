@@ -50,6 +50,21 @@ public abstract class InputReader implements Processor<String, String, String, O
     /** Checks the record against its schema (throwing {@link BadRecord}) and returns its stamp. */
     protected abstract Stamp check(String key, JsonNode value);
 
+    /** A host's report is keyed by the host that wrote it. */
+    protected static void checkHostKey(String key, JsonNode v) {
+        String host = Json.text(v, "host");
+        if (!key.equals(host)) {
+            throw new BadRecord("key '" + key + "' is not the host '" + host + "'");
+        }
+    }
+
+    /** A reporting period is positive and at most a minute. */
+    protected static void checkPeriod(JsonNode v) {
+        if (Json.positiveLong(v, "period_ms") > 60_000) {
+            throw new BadRecord("period_ms: at most 60000");
+        }
+    }
+
     /** The time up to which this record reports (the end of its period); used for lateness, or -1 for none. */
     protected abstract long reportEndMs(JsonNode value);
 

@@ -31,15 +31,9 @@ public final class PathBytesReader extends InputReader {
     @Override
     protected Stamp check(String key, JsonNode v) {
         Json.schema(v, 1);
-        String host = Json.text(v, "host");
-        if (!key.equals(host)) {
-            throw new BadRecord("key '" + key + "' is not the host '" + host + "'");
-        }
+        checkHostKey(key, v);
         long start = Json.positiveLong(v, "period_start_ms");
-        long period = Json.positiveLong(v, "period_ms");
-        if (period > 60_000) {
-            throw new BadRecord("period_ms: at most 60000");
-        }
+        checkPeriod(v);
         for (JsonNode e : Json.array(v, "entries")) {
             Json.ipv4(e, "src");
             Json.ipv4(e, "dst");

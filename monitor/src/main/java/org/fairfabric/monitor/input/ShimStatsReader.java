@@ -22,14 +22,8 @@ public final class ShimStatsReader extends InputReader {
     @Override
     protected Stamp check(String key, JsonNode v) {
         Json.schema(v, 1);
-        String host = Json.text(v, "host");
-        if (!key.equals(host)) {
-            throw new BadRecord("key '" + key + "' is not the host '" + host + "'");
-        }
-        long period = Json.positiveLong(v, "period_ms");
-        if (period > 60_000) {
-            throw new BadRecord("period_ms: at most 60000");
-        }
+        checkHostKey(key, v);
+        checkPeriod(v);
         for (JsonNode p : Json.array(v, "paths")) {
             Json.text(p, "session");
             Json.nonNegativeLong(p, "path");
