@@ -28,22 +28,8 @@ func (r *runner) directMeter(rest string) error {
 		}
 	}
 	te := &p4v1.TableEntry{TableId: t.Preamble.Id}
-	for _, kv := range f[1 : len(f)-4] {
-		k, v, ok := strings.Cut(kv, ":")
-		if !ok {
-			return fmt.Errorf("direct_meter: bad key %q", kv)
-		}
-		mf, err := matchField(t, k)
-		if err != nil {
-			return err
-		}
-		fm, err := r.fieldMatch(mf, v)
-		if err != nil {
-			return fmt.Errorf("key %s: %v", k, err)
-		}
-		if fm != nil {
-			te.Match = append(te.Match, fm)
-		}
+	if err := r.addMatches(te, t, f[1:len(f)-4], "direct_meter"); err != nil {
+		return err
 	}
 	cfg := &p4v1.MeterConfig{Cir: rates[0], Cburst: rates[1], Pir: rates[2], Pburst: rates[3]}
 	return r.write(p4v1.Update_MODIFY, &p4v1.Entity{Entity: &p4v1.Entity_DirectMeterEntry{

@@ -190,6 +190,28 @@ func (r *runner) fieldMatch(mf *p4configv1.MatchField, value string) (*p4v1.Fiel
 	return fm, nil
 }
 
+// addMatches appends the field matches of KEY:VALUE arguments to te (cmd names the STF command in errors).
+func (r *runner) addMatches(te *p4v1.TableEntry, t *p4configv1.Table, keys []string, cmd string) error {
+	for _, kv := range keys {
+		k, v, ok := strings.Cut(kv, ":")
+		if !ok {
+			return fmt.Errorf("%s: bad key %q", cmd, kv)
+		}
+		mf, err := matchField(t, k)
+		if err != nil {
+			return err
+		}
+		fm, err := r.fieldMatch(mf, v)
+		if err != nil {
+			return fmt.Errorf("key %s: %v", k, err)
+		}
+		if fm != nil {
+			te.Match = append(te.Match, fm)
+		}
+	}
+	return nil
+}
+
 func (r *runner) add(rest string) error {
 	tname, rest := next(rest)
 	t, err := r.table(tname)
@@ -214,22 +236,8 @@ func (r *runner) add(rest string) error {
 			keys = keys[1:]
 		}
 	}
-	for _, kv := range keys {
-		k, v, ok := strings.Cut(kv, ":")
-		if !ok {
-			return fmt.Errorf("add: bad key %q", kv)
-		}
-		mf, err := matchField(t, k)
-		if err != nil {
-			return err
-		}
-		fm, err := r.fieldMatch(mf, v)
-		if err != nil {
-			return fmt.Errorf("key %s: %v", k, err)
-		}
-		if fm != nil {
-			te.Match = append(te.Match, fm)
-		}
+	if err := r.addMatches(te, t, keys, "add"); err != nil {
+		return err
 	}
 	needsPrio := false
 	for _, mf := range t.MatchFields {
