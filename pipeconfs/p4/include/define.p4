@@ -97,6 +97,12 @@ const bit<8> PROBE_ERRNO_LINK_FAILED = 1;
 // long time").
 const bit<32> LOSS_PERCENT    = 5;
 const bit<8>  FAIL_BATCHES    = 3;
+// An unanswered echo request counts as a missing reply (a bad batch) only when
+// it is older than both the controller's floor (the request's miss_after_10ms)
+// and ECHO_MISS_RTTS smoothed echo round trips of the port: requests that
+// arrive bunched (a CPU-starved controller or switch catching up) or replies
+// that are merely slow are not losses.
+const bit<48> ECHO_MISS_RTTS  = 4;
 const bit<8>  RECOVER_BATCHES = 10;
 
 // P4TE FACK: the E2E clone session of a FACK is FACK_CLONE_SESSION_BASE +

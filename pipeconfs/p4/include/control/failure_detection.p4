@@ -10,8 +10,14 @@
 //   bad  = lost * 100 > LOSS_PERCENT * sent
 // failed[p] is set after FAIL_BATCHES consecutive bad batches and cleared after
 // RECOVER_BATCHES good ones; each change is a packet-in (metric LINK_FAILURE).
-// An echo request sent while the previous one is unanswered counts as a bad
-// batch (a missing reply is 100% loss).
+// A missing reply is 100% loss: an echo request sent while the previous one is
+// unanswered counts as a bad batch, but only when the unanswered request is
+// older than max(the request's miss_after_10ms floor, ECHO_MISS_RTTS x the
+// port's smoothed echo round trip). The round trip is measured from the oldest
+// unanswered request to the next reply (srtt = 7/8 srtt + 1/8 sample); after a
+// counted miss the measurement restarts at the new request. Without this a
+// starved controller or switch that delivers requests in a burst, or answers
+// late, would have a healthy link declared failed.
 #ifndef __FAIRFABRIC_FAILURE_DETECTION__
 #define __FAIRFABRIC_FAILURE_DETECTION__
 
@@ -23,6 +29,8 @@ control FailureDetection(inout headers_t hdr,
     register<bit<8>>(PORT_STATE_SIZE) bad_batches;
     register<bit<8>>(PORT_STATE_SIZE) good_batches;
     register<bit<1>>(PORT_STATE_SIZE) echo_outstanding;
+    register<timestamp_t>(PORT_STATE_SIZE) echo_sent_at;
+    register<bit<32>>(PORT_STATE_SIZE) echo_srtt_us;
 
     action record_batch(in port_t port, in bool bad, in bit<32> lost) {
         bit<32> index = (bit<32>) port;
@@ -75,16 +83,41 @@ control FailureDetection(inout headers_t hdr,
                 bit<32> out_index = (bit<32>) hdr.packet_out.egress_port;
                 bit<1> outstanding;
                 echo_outstanding.read(outstanding, out_index);
-                if (outstanding == 1) {
+                timestamp_t sent_at;
+                echo_sent_at.read(sent_at, out_index);
+                bit<32> srtt;
+                echo_srtt_us.read(srtt, out_index);
+                timestamp_t waited = meta.now_ingress - sent_at;
+                timestamp_t floor = ((timestamp_t) hdr.echo.miss_after_10ms) * 10000;
+                timestamp_t by_rtt = ((timestamp_t) srtt) * ECHO_MISS_RTTS;
+                if (outstanding == 0) {
+                    echo_sent_at.write(out_index, meta.now_ingress);
+                } else if (waited > floor && waited > by_rtt) {
                     record_batch(hdr.packet_out.egress_port, true, 0xFFFFFFFF);
                     if (meta.event_raised) {
                         clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION_ID, FL_EVENT);
                     }
+                    echo_sent_at.write(out_index, meta.now_ingress);
                 }
                 echo_outstanding.write(out_index, 1);
             }
         } else if (hdr.echo.echo_type == ECHO_REPLY) {
             port_t port = standard_metadata.ingress_port;
+            bit<1> answered;
+            echo_outstanding.read(answered, (bit<32>) port);
+            if (answered == 1) {
+                timestamp_t asked_at;
+                echo_sent_at.read(asked_at, (bit<32>) port);
+                bit<32> sample = (bit<32>) (meta.now_ingress - asked_at);
+                bit<32> smoothed;
+                echo_srtt_us.read(smoothed, (bit<32>) port);
+                if (smoothed == 0) {
+                    smoothed = sample;
+                } else {
+                    smoothed = smoothed - (smoothed >> 3) + (sample >> 3);
+                }
+                echo_srtt_us.write((bit<32>) port, smoothed);
+            }
             echo_outstanding.write((bit<32>) port, 0);
             bit<32> sent = 0;
             if (hdr.echo.um_pass > hdr.echo.um_ttl + hdr.echo.um_acl) {

@@ -487,12 +487,12 @@ Unanswered echo requests count as bad batches: the third miss fails the port."""
         t.packet(1, ethernet(ROUTER, H1_MAC, ETH_VLAN), vlan(7, ETH_IPV4), udp_packet(H1, REMOTE, ident=i + 1), ts=10)
         t.expect(3, ethernet(SPINE1, ROUTER, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(10),
                  udp_packet(H1, REMOTE, ttl=63, ident=i + 1))
-    t.comment("echo request from the controller for port 3: UM snapshot [2, 0, 0]")
+    t.comment("echo request from the controller for port 3 (no miss floor): UM snapshot [2, 0, 0]")
     request = ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3)
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=1000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3, (2, 0, 0)))
     t.comment("UM was reset: the next request carries [0, 0, 0] (and, unanswered, counts one bad batch)")
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=2000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3, (0, 0, 0)))
 
     t.comment("downstream on port 4: 3 passing, 1 TTL drop, 2 ACL drops")
@@ -510,11 +510,58 @@ Unanswered echo requests count as bad batches: the third miss fails the port."""
     t.expect(4, ethernet(SPINE2, ROUTER, ETH_ECHO), echo(2, 9))
 
     t.comment("missing replies: two more unanswered requests for port 3 make three bad batches")
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=3000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3))
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=4000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3))
     t.expect(CPU, packet_in(CPU, REASON_EVENT, 3, METRIC_FAILURE, INC, 0xFFFFFFFF))
+    t.write()
+
+
+def vfab_echo_timing():
+    t = Stf("vfab_echo_timing", """
+Robust echo misses on port 3 (docs/pipeline.md "vFab failure detection"): an
+unanswered request counts as a bad batch only when it is older than both the
+request's floor (miss_after_10ms = 10: 100 ms) and 4 smoothed echo round trips.
+Requests in a burst (a starved controller catching up) are not misses; a late
+reply is a good batch that resets the count; a dead link still fails after three
+misses. Times are the test clock's, in microseconds.""")
+    leaf_setup(t)
+    request = ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, miss_after_10ms=10)
+    reply = ethernet(ROUTER, SPINE1, ETH_ECHO) + echo(2, 3, miss_after_10ms=10)
+
+    def ask(ts, um=0):
+        t.packet(CPU, packet_out(3), request, ts=ts)
+        t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, (um, 0, 0), miss_after_10ms=10))
+
+    def pinned(ts, delivered):
+        t.packet(1, ethernet(ROUTER, H1_MAC, ETH_VLAN), vlan(7, ETH_IPV4), udp_packet(H1, REMOTE), ts=ts)
+        if delivered:
+            t.expect(3, ethernet(SPINE1, ROUTER, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(ts), udp_packet(H1, REMOTE, ttl=63))
+
+    t.comment("four requests within 1.5 ms, none answered yet: no miss (the old rule failed the port here)")
+    for ts in (100000, 100500, 101000, 101500):
+        ask(ts)
+    t.comment("port 3 is healthy: a packet pinned to it leaves there")
+    pinned(102000, True)
+    t.comment("the reply 30 ms after the oldest request: a good batch, srtt = 30 ms")
+    t.packet(3, reply, ts=130000)
+    t.comment("a request 100 ms after the last one is not yet a miss (not above the floor, nor 4 x 30 ms)")
+    ask(350000, um=1)
+    ask(450000)
+    t.comment("130 ms: above both (bad batch 1); the slow reply then arrives: a good batch, the count restarts")
+    ask(480000)
+    t.packet(3, reply, ts=500000)
+    t.comment("the link dies: after one request, misses 200 ms apart; two are not enough")
+    ask(600000)
+    ask(800000)
+    ask(1000000)
+    pinned(1000100, True)
+    t.comment("the third fails port 3: a packet-in, and pinned traffic no longer leaves there")
+    t.packet(CPU, packet_out(3), request, ts=1200000)
+    t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, (1, 0, 0), miss_after_10ms=10))
+    t.expect(CPU, packet_in(CPU, REASON_EVENT, 3, METRIC_FAILURE, INC, 0xFFFFFFFF))
+    pinned(1200100, False)
     t.write()
 
 
@@ -727,6 +774,6 @@ event taking the pass's one E2E clone.""")
 
 if __name__ == "__main__":
     for make in (forwarding, pinned_paths, queue_events, delay_events, aq_vectors, aq_boundaries,
-                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
+                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_echo_timing, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
         make()
     print("wrote", len(os.listdir(OUT)), "files in", OUT)
