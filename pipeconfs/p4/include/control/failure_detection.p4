@@ -7,6 +7,8 @@
 // neighbour's ingress adds and resets its DM and returns an echo reply; the
 // reply's arrival here computes the batch's loss without division:
 //   sent = um_pass - um_ttl - um_acl, lost = sent - (dm_pass + dm_ttl + dm_acl)
+//   summed over replies until sent >= MIN_BATCH_PACKETS (or an idle echo with
+//   nothing accumulated, a good batch), then
 //   bad  = lost * 100 > LOSS_PERCENT * sent
 // failed[p] is set after FAIL_BATCHES consecutive bad batches and cleared after
 // RECOVER_BATCHES good ones; each change is a packet-in (metric LINK_FAILURE).
@@ -31,6 +33,8 @@ control FailureDetection(inout headers_t hdr,
     register<bit<1>>(PORT_STATE_SIZE) echo_outstanding;
     register<timestamp_t>(PORT_STATE_SIZE) echo_sent_at;
     register<bit<32>>(PORT_STATE_SIZE) echo_srtt_us;
+    register<bit<32>>(PORT_STATE_SIZE) batch_sent;
+    register<bit<32>>(PORT_STATE_SIZE) batch_lost;
 
     action record_batch(in port_t port, in bool bad, in bit<32> lost) {
         bit<32> index = (bit<32>) port;
@@ -128,7 +132,21 @@ control FailureDetection(inout headers_t hdr,
             if (sent > arrived) {
                 lost = sent - arrived;
             }
-            record_batch(port, lost * 100 > LOSS_PERCENT * sent, lost);
+            bit<32> acc_sent;
+            bit<32> acc_lost;
+            batch_sent.read(acc_sent, (bit<32>) port);
+            batch_lost.read(acc_lost, (bit<32>) port);
+            bool idle = sent == 0 && acc_sent == 0;
+            acc_sent = acc_sent + sent;
+            acc_lost = acc_lost + lost;
+            meta.event_raised = false;
+            if (idle || acc_sent >= MIN_BATCH_PACKETS) {
+                record_batch(port, acc_lost * 100 > LOSS_PERCENT * acc_sent, acc_lost);
+                acc_sent = 0;
+                acc_lost = 0;
+            }
+            batch_sent.write((bit<32>) port, acc_sent);
+            batch_lost.write((bit<32>) port, acc_lost);
             if (meta.event_raised) {
                 standard_metadata.egress_spec = CPU_PORT;
             } else {

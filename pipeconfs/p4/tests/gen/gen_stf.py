@@ -435,22 +435,33 @@ def echo_frame(echo_type, um, dm, src=SPINE1, dst=ROUTER):
 
 def vfab_loss():
     t = Stf("vfab_loss", """
-vFab failure detection from echo replies on port 3: the 8% example
-(UM = [100, 0, 0], DM = [90, 0, 2] -> 8 lost of 100, bad), the threshold
-(exactly 5% is good: strict >), K = 3 consecutive bad batches to fail, a good
-batch resets the count, 10 good batches to recover. Each change is a packet-in
-(event port 3, metric LINK_FAILURE, INCREASE = failed, DECREASE = recovered,
-value = packets lost in the batch); other replies are consumed.""")
+vFab failure detection from echo replies on port 3. A batch is judged once it
+holds at least 1000 sent packets (replies add up until then) and is bad when
+strictly more than 4% was lost: the 8% example (UM = [1000, 0, 0],
+DM = [900, 0, 20] -> 80 lost of 1000, bad), the threshold (exactly 4% is good),
+two replies of 500 adding up to one batch, K = 3 consecutive bad batches to
+fail, a good batch resets the count, 10 good batches to recover. Each change is
+a packet-in (event port 3, metric LINK_FAILURE, INCREASE = failed, DECREASE =
+recovered, value = packets lost in the batch); other replies are consumed.""")
     leaf_setup(t)
-    bad = echo_frame(2, (100, 0, 0), (90, 0, 2))
-    five = echo_frame(2, (100, 0, 0), (95, 0, 0))
-    clean = echo_frame(2, (100, 0, 0), (100, 0, 0))
-    t.comment("bad, bad, exactly 5% (good: resets), bad, bad: still healthy")
-    for frame in (bad, bad, five, bad, bad):
+    bad = echo_frame(2, (1000, 0, 0), (900, 0, 20))
+    four = echo_frame(2, (1000, 0, 0), (960, 0, 0))
+    half_lossy = echo_frame(2, (500, 0, 0), (470, 0, 0))
+    half_clean = echo_frame(2, (500, 0, 0), (490, 0, 0))
+    clean = echo_frame(2, (1000, 0, 0), (1000, 0, 0))
+    t.comment("bad, bad, exactly 4% (good: resets), bad, bad: still healthy")
+    for frame in (bad, bad, four, bad, bad):
         t.packet(3, frame)
-    t.comment("third consecutive bad batch: port 3 fails")
+    t.comment("half a batch (30 of 500 lost) is not judged; with the next half (10 of 500) it is one batch of 40 lost")
+    t.comment("of 1000, exactly 4%: good, the count restarts; then two bad batches")
+    t.packet(3, half_lossy)
+    t.packet(3, half_clean)
     t.packet(3, bad)
-    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 8), bad)
+    t.packet(3, bad)
+    t.comment("third consecutive bad batch, made of two halves (30 + 30 of 1000 = 6%): port 3 fails")
+    t.packet(3, half_lossy)
+    t.packet(3, half_lossy)
+    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 60), half_lossy)
     t.comment("further bad batches: no new event")
     t.packet(3, bad)
 
@@ -572,10 +583,10 @@ to it returns out of its ingress port as a failure response (type 4, errno 1),
 addresses and ports swapped, tag removed, UDP checksum 0; the controller gets a
 packet-in (reason BOUNCE, event port 3). A probe on a healthy path is untouched.""")
     leaf_setup(t)
-    bad = echo_frame(2, (100, 0, 0), (90, 0, 2))
+    bad = echo_frame(2, (1000, 0, 0), (900, 0, 20))
     for _ in range(3):
         t.packet(3, bad)
-    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 8), bad)
+    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 80), bad)
 
     def probe_packet(src, dst, ptype, sport, dport, errno=0, ttl=64, checksum=0):
         return ipv4(src, dst, 32, 17, ttl) + udp(sport, dport, 12, checksum) + probe(ptype, 0, 7, errno)
