@@ -36,28 +36,43 @@ control FailureDetection(inout headers_t hdr,
     register<bit<32>>(PORT_STATE_SIZE) batch_sent;
     register<bit<32>>(PORT_STATE_SIZE) batch_lost;
 
-    action record_batch(in port_t port, in bool bad, in bit<32> lost) {
+    register<bit<8>>(PORT_STATE_SIZE) echo_misses;
+
+    // A judged batch (miss = false) or a missing reply (miss = true). Loss
+    // batches and misses are counted apart: any reply ends a run of misses,
+    // only a good batch ends a run of bad ones (so that echoes lost on a lossy
+    // link do not add up with the replies that are still judging a batch).
+    action record_batch(in port_t port, in bool miss, in bool bad, in bit<32> lost) {
         bit<32> index = (bit<32>) port;
         bit<8> bads;
         bit<8> goods;
+        bit<8> misses;
         bit<64> failed;
         bad_batches.read(bads, index);
         good_batches.read(goods, index);
+        echo_misses.read(misses, index);
         failed_ports.read(failed, 0);
         bit<64> mask = port_failed_mask(port);
-        if (bad) {
+        if (miss) {
+            if (misses != 0xFF) {
+                misses = misses + 1;
+            }
+            goods = 0;
+        } else if (bad) {
+            misses = 0;
             if (bads != 0xFF) {
                 bads = bads + 1;
             }
             goods = 0;
         } else {
+            misses = 0;
             if (goods != 0xFF) {
                 goods = goods + 1;
             }
             bads = 0;
         }
         meta.report_direction = DIR_NONE;
-        if ((failed & mask) == 0 && bads >= FAIL_BATCHES) {
+        if ((failed & mask) == 0 && (bads >= FAIL_BATCHES || misses >= FAIL_BATCHES)) {
             failed = failed | mask;
             meta.report_direction = DIR_INCREASE;
         } else if ((failed & mask) != 0 && goods >= RECOVER_BATCHES) {
@@ -66,6 +81,7 @@ control FailureDetection(inout headers_t hdr,
         }
         bad_batches.write(index, bads);
         good_batches.write(index, goods);
+        echo_misses.write(index, misses);
         failed_ports.write(0, failed);
         meta.failed_ports = failed;
         meta.event_raised = meta.report_direction != DIR_NONE;
@@ -97,7 +113,7 @@ control FailureDetection(inout headers_t hdr,
                 if (outstanding == 0) {
                     echo_sent_at.write(out_index, meta.now_ingress);
                 } else if (waited > floor && waited > by_rtt) {
-                    record_batch(hdr.packet_out.egress_port, true, 0xFFFFFFFF);
+                    record_batch(hdr.packet_out.egress_port, true, true, 0xFFFFFFFF);
                     if (meta.event_raised) {
                         clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION_ID, FL_EVENT);
                     }
@@ -141,9 +157,11 @@ control FailureDetection(inout headers_t hdr,
             acc_lost = acc_lost + lost;
             meta.event_raised = false;
             if (idle || acc_sent >= MIN_BATCH_PACKETS) {
-                record_batch(port, acc_lost * 100 > LOSS_PERCENT * acc_sent, acc_lost);
+                record_batch(port, false, acc_lost * 100 > LOSS_PERCENT * acc_sent, acc_lost);
                 acc_sent = 0;
                 acc_lost = 0;
+            } else {
+                echo_misses.write((bit<32>) port, 0);
             }
             batch_sent.write((bit<32>) port, acc_sent);
             batch_lost.write((bit<32>) port, acc_lost);
