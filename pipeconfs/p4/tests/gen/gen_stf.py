@@ -439,8 +439,10 @@ vFab failure detection from echo replies on port 3. A batch is judged once it
 holds at least 1000 sent packets (replies add up until then) and is bad when
 strictly more than 4% was lost: the 8% example (UM = [1000, 0, 0],
 DM = [900, 0, 20] -> 80 lost of 1000, bad), the threshold (exactly 4% is good),
-two replies of 500 adding up to one batch, K = 3 consecutive bad batches to
-fail, a good batch resets the count, 10 good batches to recover. Each change is
+two replies of 500 adding up to one batch, a loss-free reply closing a batch
+early (good), K = 3 consecutive bad batches to fail, a good batch resets the
+count; once failed, every reply is a batch (good only without loss), 10 good
+ones to recover. Each change is
 a packet-in (event port 3, metric LINK_FAILURE, INCREASE = failed, DECREASE =
 recovered, value = packets lost in the batch); other replies are consumed.""")
     leaf_setup(t)
@@ -448,7 +450,7 @@ recovered, value = packets lost in the batch); other replies are consumed.""")
     four = echo_frame(2, (1000, 0, 0), (960, 0, 0))
     half_lossy = echo_frame(2, (500, 0, 0), (470, 0, 0))
     half_clean = echo_frame(2, (500, 0, 0), (490, 0, 0))
-    clean = echo_frame(2, (1000, 0, 0), (1000, 0, 0))
+    clean = echo_frame(2, (50, 0, 0), (50, 0, 0))
     t.comment("bad, bad, exactly 4% (good: resets), bad, bad: still healthy")
     for frame in (bad, bad, four, bad, bad):
         t.packet(3, frame)
@@ -471,7 +473,11 @@ recovered, value = packets lost in the batch); other replies are consumed.""")
     t.packet(1, from_host(), udp_packet(H1, H2))
     t.expect(2, to_h2(), udp_packet(H1, H2, ttl=63))
 
-    t.comment("9 clean batches: still failed; the 10th recovers it")
+    t.comment("on a failed port each reply is a batch: 5 loss-free ones, then 1 lost of 50 restarts the good count")
+    for _ in range(5):
+        t.packet(3, clean)
+    t.packet(3, echo_frame(2, (50, 0, 0), (49, 0, 0)))
+    t.comment("replies with a little traffic (50 packets) and no loss: 9 leave port 3 failed, the 10th recovers it")
     for _ in range(9):
         t.packet(3, clean)
     t.packet(3, clean)
