@@ -95,8 +95,8 @@ const bit<8> PROBE_ERRNO_LINK_FAILED = 1;
 // a port fails after FAIL_BATCHES consecutive bad batches and recovers after
 // RECOVER_BATCHES consecutive good ones (the paper says only "a sufficiently
 // long time"). A batch is judged once it holds at least MIN_BATCH_PACKETS sent
-// packets (echo replies add up until then); a reply while the open batch has
-// lost nothing closes it as a good batch. The threshold is 4 %, not the paper's 5 %:
+// packets (echo replies add up until then; an echo with no traffic while
+// nothing has accumulated is a good batch). The threshold is 4 %, not the paper's 5 %:
 // a threshold equal to the loss to detect makes every batch a coin flip, and
 // 4 % lies between the 3 % that must not be declared and the 5 % that must
 // (docs/pipeline.md: with 1000 packets a 5 % link is bad in ~92 % of batches, a

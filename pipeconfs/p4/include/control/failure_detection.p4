@@ -7,10 +7,10 @@
 // neighbour's ingress adds and resets its DM and returns an echo reply; the
 // reply's arrival here computes the batch's loss without division:
 //   sent = um_pass - um_ttl - um_acl, lost = sent - (dm_pass + dm_ttl + dm_acl)
-//   summed over replies until sent >= MIN_BATCH_PACKETS, then judged; a reply
-//   while nothing at all has been lost in the open batch closes it as a good
-//   batch; on a failed port every reply is a batch of its own, good only
-//   without loss (what still crosses it is little), then
+//   summed over replies until sent >= MIN_BATCH_PACKETS (an echo with no
+//   traffic while nothing has accumulated is a good batch); on a failed port
+//   every reply is a batch of its own, good only without loss (what still
+//   crosses it is little), then
 //   bad  = lost * 100 > LOSS_PERCENT * sent
 // failed[p] is set after FAIL_BATCHES consecutive bad batches and cleared after
 // RECOVER_BATCHES good ones; each change is a packet-in (metric LINK_FAILURE).
@@ -154,6 +154,7 @@ control FailureDetection(inout headers_t hdr,
             bit<32> acc_lost;
             batch_sent.read(acc_sent, (bit<32>) port);
             batch_lost.read(acc_lost, (bit<32>) port);
+            bool idle = sent == 0 && acc_sent == 0;
             acc_sent = acc_sent + sent;
             acc_lost = acc_lost + lost;
             meta.event_raised = false;
@@ -163,7 +164,7 @@ control FailureDetection(inout headers_t hdr,
                 record_batch(port, false, lost != 0, lost);
                 acc_sent = 0;
                 acc_lost = 0;
-            } else if (acc_lost == 0 || acc_sent >= MIN_BATCH_PACKETS) {
+            } else if (idle || acc_sent >= MIN_BATCH_PACKETS) {
                 record_batch(port, false, acc_lost * 100 > LOSS_PERCENT * acc_sent, acc_lost);
                 acc_sent = 0;
                 acc_lost = 0;

@@ -439,8 +439,7 @@ vFab failure detection from echo replies on port 3. A batch is judged once it
 holds at least 1000 sent packets (replies add up until then) and is bad when
 strictly more than 4% was lost: the 8% example (UM = [1000, 0, 0],
 DM = [900, 0, 20] -> 80 lost of 1000, bad), the threshold (exactly 4% is good),
-two replies of 500 adding up to one batch, a loss-free reply closing a batch
-early (good), K = 3 consecutive bad batches to fail, a good batch resets the
+two replies of 500 adding up to one batch, K = 3 consecutive bad batches to fail, a good batch resets the
 count; once failed, every reply is a batch (good only without loss), 10 good
 ones to recover. Each change is
 a packet-in (event port 3, metric LINK_FAILURE, INCREASE = failed, DECREASE =
