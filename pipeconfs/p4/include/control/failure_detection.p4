@@ -8,9 +8,8 @@
 // reply's arrival here computes the batch's loss without division:
 //   sent = um_pass - um_ttl - um_acl, lost = sent - (dm_pass + dm_ttl + dm_acl)
 //   summed over replies until sent >= MIN_BATCH_PACKETS (an echo with no
-//   traffic while nothing has accumulated is a good batch); on a failed port
-//   every reply is a batch of its own, good only without loss (what still
-//   crosses it is little), then
+//   traffic while nothing has accumulated is a good batch, and on a failed
+//   port any echo with no traffic is one, dropping what had accumulated), then
 //   bad  = lost * 100 > LOSS_PERCENT * sent
 // failed[p] is set after FAIL_BATCHES consecutive bad batches and cleared after
 // RECOVER_BATCHES good ones; each change is a packet-in (metric LINK_FAILURE).
@@ -158,10 +157,10 @@ control FailureDetection(inout headers_t hdr,
             acc_sent = acc_sent + sent;
             acc_lost = acc_lost + lost;
             meta.event_raised = false;
-            if ((meta.failed_ports & port_failed_mask(port)) != 0) {
-                // Failed: what still crosses is little (traffic moved away), so each
-                // reply is a batch of its own, good only without any loss.
-                record_batch(port, false, lost != 0, lost);
+            if ((meta.failed_ports & port_failed_mask(port)) != 0 && sent == 0) {
+                // A failed port whose traffic has moved away: an echo that crossed
+                // with nothing else is a good batch, whatever the open batch held.
+                record_batch(port, false, false, 0);
                 acc_sent = 0;
                 acc_lost = 0;
             } else if (idle || acc_sent >= MIN_BATCH_PACKETS) {
