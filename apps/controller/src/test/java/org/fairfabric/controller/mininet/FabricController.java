@@ -35,9 +35,11 @@ final class FabricController implements AutoCloseable {
     private final String token;
     private ControllerProcess process;
     private HttpJson http;
+    private final long echoIntervalMs;
 
-    private FabricController(MininetFabric fabric, Path workDir) throws Exception {
+    private FabricController(MininetFabric fabric, Path workDir, long echoIntervalMs) throws Exception {
         this.fabric = fabric;
+        this.echoIntervalMs = echoIntervalMs;
         this.dataDir = workDir.resolve("controller-data");
         this.deviceConfig = workDir.resolve("fabric.bundle");
         this.logFile = workDir.resolve("controller.log");
@@ -55,7 +57,12 @@ final class FabricController implements AutoCloseable {
 
     /** Starts the controller on the fabric and waits until every switch is connected, primary and programmed. */
     static FabricController start(MininetFabric fabric, Path workDir) throws Exception {
-        FabricController c = new FabricController(fabric, workDir);
+        return start(fabric, workDir, ECHO_INTERVAL_MS);
+    }
+
+    /** The same with the given vFab echo interval. */
+    static FabricController start(MininetFabric fabric, Path workDir, long echoIntervalMs) throws Exception {
+        FabricController c = new FabricController(fabric, workDir, echoIntervalMs);
         c.startProcess();
         c.waitDevicesAvailable(240);
         return c;
@@ -70,9 +77,14 @@ final class FabricController implements AutoCloseable {
         process = ControllerProcess.start(Map.of("FF_API_TOKEN", token, "FAIRFABRIC_KAFKA", MininetRequirements.kafka()),
                 "--data-dir", dataDir.toString(), "--netcfg", fabric.netcfg.toString(), "--http-port", "0",
                 "--p4info", p4info.toString(), "--p4-device-config", deviceConfig.toString(),
-                "--kafka", MininetRequirements.kafka(), "--echo-interval-ms", Long.toString(ECHO_INTERVAL_MS));
+                "--kafka", MininetRequirements.kafka(), "--echo-interval-ms", Long.toString(echoIntervalMs));
         fabric.track(process.process.pid());
         http = new HttpJson(process.baseUrl, token);
+    }
+
+    /** The controller process's pid (for SIGSTOP/SIGCONT: a starved controller). */
+    long pid() {
+        return process.process.pid();
     }
 
     /** kill -9: no shutdown hook, nothing flushed. */

@@ -30,10 +30,15 @@ abstract class FabricTestBase {
     /** The rate of every link, Mbit/s. */
     abstract double linkMbit();
 
+    /** The controller's vFab echo interval. */
+    long echoIntervalMs() {
+        return FabricController.ECHO_INTERVAL_MS;
+    }
+
     @BeforeAll
     void startFabric() throws Exception {
         fabric = MininetFabric.start(topology(), "cj", linkMbit(), work.resolve("fabric"));
-        ctl = FabricController.start(fabric, work.resolve("controller"));
+        ctl = FabricController.start(fabric, work.resolve("controller"), echoIntervalMs());
     }
 
     @AfterAll

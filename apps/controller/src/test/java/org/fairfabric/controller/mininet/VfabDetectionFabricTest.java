@@ -1,0 +1,200 @@
+package org.fairfabric.controller.mininet;
+
+import static org.fairfabric.controller.mininet.FabricChecks.awaitGroups;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.fairfabric.api.json.Json;
+import org.fairfabric.controller.Controller;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+
+/**
+ * vFab failure detection at the controller's default echo interval (250 ms) on the 4x4 leaf-spine
+ * at 10 Mbit/s (docs/pipeline.md "vFab failure detection"): a starved controller declares nothing,
+ * a 3 % lossy uplink is not declared failed, a 5 % one is — only that link — and leaves the
+ * routing groups (its traffic fails over). cjleaf1's uplinks to cjspine3/cjspine4 are down for the class, so
+ * that cjh1/cjh2's traffic to cjleaf4 shares two uplinks (ports 5 and 6) and port 5 carries enough
+ * packets for the loss batches (≥ 1000 packets each).
+ */
+class VfabDetectionFabricTest extends FabricTestBase {
+    static final String LEAF = "device:cjleaf1";
+    static final int LOSSY_PORT = 5;
+    private final HttpClient admin = HttpClient.newHttpClient();
+
+    @Override
+    String topology() {
+        return "leafspine";
+    }
+
+    @Override
+    double linkMbit() {
+        return 10;
+    }
+
+    @Override
+    long echoIntervalMs() {
+        return Controller.ECHO_INTERVAL_MS;
+    }
+
+    @BeforeAll
+    void twoUplinksOnly() throws Exception {
+        fabric.call("link", "a", "cjleaf1", "b", "cjspine3", "state", "down");
+        fabric.call("link", "a", "cjleaf1", "b", "cjspine4", "state", "down");
+        awaitGroups(ctl, "cjleaf1", gs -> gs.stream().noneMatch(g -> FabricChecks.ports(g).contains(7)
+                || FabricChecks.ports(g).contains(8)), 60, "ports 7 and 8 out of cjleaf1's groups");
+    }
+
+    @AfterAll
+    void uplinksBack() {
+        if (fabric != null) {
+            fabric.tryCall("link", "a", "cjleaf1", "b", "cjspine3", "state", "up");
+            fabric.tryCall("link", "a", "cjleaf1", "b", "cjspine4", "state", "up");
+        }
+    }
+
+    /** A controller stopped for 2 s (SIGSTOP: starved of CPU) and resumed: no link is declared failed. */
+    @Test
+    @Order(1)
+    void aStarvedControllerDeclaresNoFailure() throws Exception {
+        long after = ctl.lastEventSeq();
+        for (int i = 0; i < 3; i++) {
+            signal("STOP", ctl.pid());
+            Thread.sleep(2000);
+            signal("CONT", ctl.pid());
+            Thread.sleep(3000);
+        }
+        assertEquals(List.of(), linksDown(after), "links declared failed after controller stalls");
+    }
+
+    @Test
+    @Order(2)
+    void threePercentLossIsNotDeclared() throws Exception {
+        long after = ctl.lastEventSeq();
+        long dropsBefore = lossDrops();
+        setLoss(0.03);
+        try {
+            traffic(20);
+        } finally {
+            setLoss(0);
+        }
+        long dropped = lossDrops() - dropsBefore;
+        System.out.println("3 % loss on cjleaf1/" + LOSSY_PORT + ": " + dropped + " packets dropped, links declared failed: "
+                + linksDown(after));
+        assertTrue(dropped >= 90, "too little traffic crossed the lossy port to judge three batches: " + dropped + " dropped");
+        assertEquals(List.of(), linksDown(after), "a 3 % lossy link was declared failed");
+    }
+
+    @Test
+    @Order(3)
+    void fivePercentLossIsDetectedOnlyThereAndLeavesTheRoutingGroups() throws Exception {
+        long after = ctl.lastEventSeq();
+        setLoss(0.05);
+        long t0 = System.nanoTime();
+        List<Integer> jobs = startTraffic(50);
+        try {
+            List<JsonNode> down = ctl.awaitEvents(after, e -> isLinkState(e, false), 45, "a link declared failed");
+            double detectS = (System.nanoTime() - t0) / 1e9;
+            for (JsonNode e : down) {
+                String by = e.path("detail").path("reportedBy").asText();
+                assertTrue(by.equals(LEAF + "/" + LOSSY_PORT) || by.equals("device:cjspine1/1"), "declared elsewhere: " + e);
+            }
+            System.out.printf("5 %% loss on cjleaf1/%d declared failed after %.1f s (load %s)%n", LOSSY_PORT, detectS, loadAverage());
+            awaitGroups(ctl, "cjleaf1", gs -> gs.stream().noneMatch(g -> FabricChecks.ports(g).contains(LOSSY_PORT)), 10,
+                    "the lossy port out of cjleaf1's groups");
+            // Not asserted: staying avoided. With no traffic left on it, the failed port's echoes
+            // are good batches and it recovers after 10 intervals although it still loses 5 %
+            // (vFab's test packets are not implemented; docs/pipeline.md) — printed as a figure.
+            long dropsAvoided = lossDrops();
+            Thread.sleep(3000);
+            System.out.println("packets dropped on the failed port in the 3 s after it left the groups: "
+                    + (lossDrops() - dropsAvoided) + " (0 while it stays failed)");
+        } finally {
+            setLoss(0);
+            waitTraffic(jobs);
+        }
+    }
+
+    private static String loadAverage() throws Exception {
+        return Files.readString(java.nio.file.Path.of("/proc/loadavg")).strip();
+    }
+
+    private List<String> linksDown(long after) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : ctl.eventsAfter(after)) {
+            if (isLinkState(e, false)) {
+                out.add(e.path("subject").asText() + " by " + e.path("detail").path("reportedBy").asText());
+            }
+        }
+        return out;
+    }
+
+    private static boolean isLinkState(JsonNode e, boolean up) {
+        return e.path("type").asText().equals("link.state") && e.path("detail").path("up").asBoolean() == up
+                && !e.path("subject").asText().contains("cjspine3") && !e.path("subject").asText().contains("cjspine4");
+    }
+
+    /** cjh1 and cjh2 send 8 UDP flows each at 8 Mbit/s in total to cjh13/cjh14 for {@code seconds}. */
+    private void traffic(int seconds) {
+        waitTraffic(startTraffic(seconds));
+    }
+
+    private List<Integer> startTraffic(int seconds) {
+        List<Integer> jobs = new ArrayList<>();
+        String[][] pairs = {{"cjh1", "cjh13"}, {"cjh2", "cjh14"}};
+        for (String[] p : pairs) {
+            jobs.add(fabric.call("bg", "host", p[1], "argv", List.of("iperf3", "-s", "-1", "-p", "5301")).path("job").asInt());
+        }
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (String[] p : pairs) {
+            String ip = fabric.host(p[1]).path("ip").asText();
+            jobs.add(fabric.call("bg", "host", p[0], "argv", List.of("iperf3", "-c", ip, "-p", "5301", "-u", "-b", "1M",
+                    "-P", "8", "-l", "1400", "-t", Integer.toString(seconds))).path("job").asInt());
+        }
+        return jobs;
+    }
+
+    private void waitTraffic(List<Integer> jobs) {
+        for (int job : jobs) {
+            fabric.tryCall("bg_wait", "job", job, "timeout", 90);
+        }
+    }
+
+    private static void signal(String sig, long pid) throws Exception {
+        Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid)).inheritIO().start();
+        assertEquals(0, p.waitFor());
+    }
+
+    private String adminAddress() throws Exception {
+        JsonNode cfg = Json.parse(Files.readString(fabric.netcfg));
+        return cfg.path("devices").path(LEAF).path("fairfabric").path("emulation").path("adminAddress").asText();
+    }
+
+    private void setLoss(double loss) throws Exception {
+        HttpResponse<String> r = admin.send(HttpRequest.newBuilder(URI.create("http://" + adminAddress() + "/ports/" + LOSSY_PORT))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("loss=" + loss)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+    }
+
+    private long lossDrops() throws Exception {
+        HttpResponse<String> r = admin.send(HttpRequest.newBuilder(URI.create("http://" + adminAddress() + "/ports/" + LOSSY_PORT))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        return Json.parse(r.body()).path("loss_drops").asLong();
+    }
+}
