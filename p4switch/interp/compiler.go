@@ -167,6 +167,7 @@ func (c *compiler) main() {
 	p.Hdr = c.alloc(p.HdrLayout.Size)
 	p.Meta = c.alloc(p.MetaLayout.Size)
 	p.Std = c.alloc(p.StdLayout.Size)
+	p.Zeroed = c.prog.Slots
 	for _, f := range p.StdLayout.Fields {
 		p.StdField[f.Name] = p.Std + f.Off
 	}
