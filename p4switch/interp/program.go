@@ -19,7 +19,7 @@ type Program struct {
 	// are copied in or cleared (out), locals cleared or initialised at
 	// their declaration, temporaries stored; so clearing them per packet
 	// (most of a program's slots) would be wasted.
-	Zeroed int
+	Zeroed    int
 	Tables    []*Table
 	Actions   []*Action // every control-plane visible action; several may share a name
 	Counters  []*Counter
