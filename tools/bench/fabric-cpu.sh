@@ -7,9 +7,9 @@
 # Prints ns/op (wall) and cpu-ns/op (process CPU time per packet: robust to a loaded
 # machine) for each side: median and min over the rounds, and the ratio of the medians.
 
-if [ -z "${FF_ROOT:-}" ]; then  # run directly rather than by ./fairfabric bench
+if ! declare -F say >/dev/null; then  # run directly rather than by ./fairfabric bench
     set -euo pipefail
-    FF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+    FF_ROOT="${FF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
     export FF_ROOT
     # shellcheck source=../lib/common.sh
     source "$FF_ROOT/tools/lib/common.sh"
