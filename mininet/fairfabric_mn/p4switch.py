@@ -156,13 +156,7 @@ class P4Switch(Switch):
             cmd += ["--p4", self.p4]
         info("*** %s: %s\n" % (self.name, " ".join(cmd)))
         log = open(self.log_path, "w")
-        env = dict(os.environ)
-        # One Go scheduler thread per switch process (unless set): an emulated fabric runs
-        # many switches on few cores, and with one P the runtime hands frames between the
-        # switch's goroutines without waking other threads; bench fabric-hop measured
-        # 0.69 of the CPU per packet of the default GOMAXPROCS (docs/p4switch.md).
-        env.setdefault("GOMAXPROCS", "1")
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         log.close()
         self._wait_ready()
 
