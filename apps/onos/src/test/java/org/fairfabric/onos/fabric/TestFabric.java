@@ -142,10 +142,13 @@ public final class TestFabric {
         final Map<DeviceId, List<Port>> ports = new LinkedHashMap<>();
 
         public void add(String id, int portCount) {
+            add(id, portCount, "grpc://127.0.0.1:5005" + byId.size() + "?device_id=" + (byId.size() + 1));
+        }
+
+        public void add(String id, int portCount, String managementAddress) {
             DeviceId d = DeviceId.deviceId(id);
             Device device = new DefaultDevice(PROVIDER, d, Device.Type.SWITCH, "fairfabric", "p4switch", "1", "0",
-                    new ChassisId(), DefaultAnnotations.builder()
-                    .set("managementAddress", "grpc://127.0.0.1:5005" + byId.size() + "?device_id=" + (byId.size() + 1)).build());
+                    new ChassisId(), DefaultAnnotations.builder().set("managementAddress", managementAddress).build());
             byId.put(d, device);
             List<Port> list = new ArrayList<>();
             for (int p = 1; p <= portCount; p++) {
@@ -200,15 +203,19 @@ public final class TestFabric {
         final Set<Link> all = new HashSet<>();
 
         public void cable(String a, int pa, String b, int pb) {
-            ConnectPoint x = new ConnectPoint(DeviceId.deviceId(a), PortNumber.portNumber(pa));
-            ConnectPoint y = new ConnectPoint(DeviceId.deviceId(b), PortNumber.portNumber(pb));
-            all.add(link(x, y));
-            all.add(link(y, x));
+            cable(a, pa, b, pb, 100);
         }
 
-        private static Link link(ConnectPoint src, ConnectPoint dst) {
+        public void cable(String a, int pa, String b, int pb, long mbps) {
+            ConnectPoint x = new ConnectPoint(DeviceId.deviceId(a), PortNumber.portNumber(pa));
+            ConnectPoint y = new ConnectPoint(DeviceId.deviceId(b), PortNumber.portNumber(pb));
+            all.add(link(x, y, mbps));
+            all.add(link(y, x, mbps));
+        }
+
+        private static Link link(ConnectPoint src, ConnectPoint dst, long mbps) {
             return DefaultLink.builder().providerId(PROVIDER).src(src).dst(dst).type(Link.Type.DIRECT)
-                    .state(Link.State.ACTIVE).annotations(DefaultAnnotations.builder().set("bandwidth", "100").build()).build();
+                    .state(Link.State.ACTIVE).annotations(DefaultAnnotations.builder().set("bandwidth", Long.toString(mbps)).build()).build();
         }
 
         @Override
