@@ -11,6 +11,7 @@ MODULES = {
     "promenade-parking-lot": "promenade_parking_lot",
     "promenade-weighted-bottleneck": "promenade_weighted_bottleneck",
     "zovn-partition-aggregate": "zovn_partition_aggregate",
+    "p4te-fct": "p4te_fct",
 }
 
 
