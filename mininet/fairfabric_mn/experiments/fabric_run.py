@@ -43,7 +43,10 @@ class ControlledFabric:
                     self.shims = ShimSet(self.net, hosts=[self.net.get(n) for n in sorted(names)], kafka=kafka)
             with open(cfg, "w") as fh:
                 json.dump(doc, fh, indent=2, sort_keys=True)
-            self.ctl = ControllerProcess(self.workdir, cfg, kafka=kafka, extra_args=controller_args).start()
+            # vFab echoes every 1 s, not 250 ms: p4switch processes starved of CPU on the shared host
+            # otherwise miss 3 echoes now and then, and the controller fails a healthy link
+            self.ctl = ControllerProcess(self.workdir, cfg, kafka=kafka,
+                                         extra_args=["--echo-interval-ms", "1000"] + list(controller_args)).start()
             runstate.extend(self.net, pids=[self.ctl.pid])
             self.ctl.wait_devices_available(180)
         except Exception:

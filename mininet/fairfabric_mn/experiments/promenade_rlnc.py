@@ -88,12 +88,24 @@ def run(quick=False):
         procs.append(recv)
         time.sleep(1)
         progress(NAME, "RLNC: %d bytes h1 -> h2" % nbytes)
-        send = subprocess.run("head -c %d /dev/urandom | %s send -host %s -kafka %s -session %s -netns /proc/%d/ns/net "
-                              "-dev %s -src %s:7001" % (nbytes, binary("rlnc"), h1.name, kafka, session["sessionId"], h1.pid,
-                                                        h1.defaultIntf().name, h1.IP()),
-                              shell=True, capture_output=True, text=True, timeout=seconds * 10 + 120)
-        if send.returncode != 0:
-            raise RuntimeError("rlnc send: %s" % send.stderr[-2000:])
+        data = os.path.join(f.workdir, "rlnc-input")
+        with open(data, "wb") as fh:
+            fh.write(os.urandom(nbytes))
+        with open(data, "rb") as fh:
+            sender = subprocess.Popen([binary("rlnc"), "send", "-host", h1.name, "-kafka", kafka, "-session", session["sessionId"],
+                                       "-netns", "/proc/%d/ns/net" % h1.pid, "-dev", h1.defaultIntf().name,
+                                       "-src", "%s:7001" % h1.IP()], stdin=fh, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
+            procs.append(sender)
+            try:
+                _, err = sender.communicate(timeout=seconds * 6 + 60)
+            except subprocess.TimeoutExpired:
+                sender.kill()
+                _, err = sender.communicate()
+                raise RuntimeError("rlnc send did not finish within %d s: %s" % (seconds * 6 + 60, err[-2000:]))
+        if sender.returncode != 0:
+            raise RuntimeError("rlnc send: exit %d: %s" % (sender.returncode, err[-2000:]))
+        send = subprocess.CompletedProcess(sender.args, 0, "", err)
         m = re.search(r"sent (\d+) bytes in ([0-9.]+) s; (\{.*\})", send.stderr)
         if not m:
             raise RuntimeError("rlnc send printed no summary: %s" % send.stderr[-2000:])
