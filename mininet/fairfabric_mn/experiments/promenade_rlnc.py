@@ -7,8 +7,8 @@ path crosses two such cables, so its one-way delay is twice that: 0/2/5/10 ms, t
 The controller allocates the session h1 -> h2 over the 4 paths (exact PF: the host link, MBPS,
 split evenly, MBPS/4 per path) and publishes h1's rates table on ff.ctl.rates.v1;
 the fabric pins each path by its VLAN id (docs/pipeline.md), and h2's host shim strips the tag.
-  - RLNC: `rlnc send -kafka` follows h1's table and spreads coded packets over the 4 paths in
-    proportion to their rates; `rlnc recv` on h2 decodes. Goodput = bytes / the sender's time,
+  - RLNC: `rlnc send -rates` with h1's table in force (read from the topic) spreads coded packets
+    over the 4 paths in proportion to their rates; `rlnc recv` on h2 decodes. Goodput = bytes / the sender's time,
     which ends when the receiver has decoded everything.
   - TCP: iperf3 h1 -> h2 through h1's host shim, which sprays the session's packets over the same
     4 paths (split: packet, docs/host-shim.md), so TCP sees the delay spread as reordering.
@@ -25,7 +25,7 @@ from fairfabric_mn import fabric, runstate
 from fairfabric_mn.experiments import plot
 from fairfabric_mn.experiments.fabric_run import ControlledFabric
 from fairfabric_mn.experiments.runner import Result, progress
-from fairfabric_mn.shim import ShimSet, binary
+from fairfabric_mn.shim import ShimSet, binary, consume
 
 NAME = "promenade-rlnc"
 SUMMARY = "RLNC over 4 paths of unequal delay vs packet-split TCP (Mininet, controller, pinned paths)"
@@ -33,7 +33,7 @@ PAPER = "Promenade (Chen et al.), §4 and §7.2 (RLNC makes multipath reordering
 NEEDS_ROOT = True
 MBPS = 10
 DELAYS_MS = (0, 1, 2.5, 5)
-PREFIX = "xr"
+PREFIX = "xr" + "0123456789abcdefghijklmnopqrstuvwxyz"[os.getpid() % 36]
 
 
 class DelayedLeafSpine(fabric.LeafSpine):
@@ -56,7 +56,7 @@ def run(quick=False):
     res = Result(NAME, PAPER, quick, {
         "topology": "leaf-spine, 2 leaves x 4 spines x 1 host, every link %d Mbit/s" % MBPS,
         "delays_ms_per_cable": DELAYS_MS, "path_one_way_delay_ms": [2 * d for d in DELAYS_MS],
-        "rlnc": "bin/rlnc, window 8, 1 KB symbols, rates from ff.ctl.rates.v1 (-kafka)",
+        "rlnc": "bin/rlnc, window 8, 1 KB symbols, rates: h1's newest table on ff.ctl.rates.v1 (as -rates FILE)",
         "tcp": "iperf3 (CUBIC) through h1's host shim, split: packet over the same 4 paths",
         "bytes_rlnc": int(total_bps / 8 * seconds), "seconds_tcp": seconds,
         "scale": "paper: 1 Mbit/s links in a k=4 fat-tree (simulation), cross traffic; here 4 paths of %g Mbit/s, no cross traffic, p4switch" % (MBPS / 4.0)})
@@ -83,16 +83,28 @@ def run(quick=False):
 
         # RLNC
         nbytes = int(session["totalBps"] / 8 * seconds)
+        # stderr to a file: a pipe nobody reads fills up and blocks the receiver (and so the sender)
+        recv_log = open(os.path.join(f.workdir, "rlnc-recv.log"), "w+")
         recv = h2.popen([binary("rlnc"), "recv", "-listen", "%s:7000" % h2.IP(), "-session", session["sessionId"]],
-                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                        stdout=subprocess.DEVNULL, stderr=recv_log)
         procs.append(recv)
         time.sleep(1)
         progress(NAME, "RLNC: %d bytes h1 -> h2" % nbytes)
         data = os.path.join(f.workdir, "rlnc-input")
         with open(data, "wb") as fh:
             fh.write(os.urandom(nbytes))
+        # The rates table in force for h1, read from ff.ctl.rates.v1 and given as a file: following the
+        # compacted topic with -kafka replays earlier runs' tables of a host of the same name first,
+        # and the sender would start on those and change paths mid-stream (docs/results.md).
+        tables = [r["value"] for r in consume(kafka, "ff.ctl.rates.v1", key=h1.name)
+                  if any(x["id"] == session["sessionId"] and len(x["paths"]) == len(paths) for x in r["value"]["sessions"])]
+        if not tables:
+            raise RuntimeError("no rates table for %s with the session's %d paths on ff.ctl.rates.v1" % (h1.name, len(paths)))
+        rates = os.path.join(f.workdir, "rates-h1.json")
+        with open(rates, "w") as fh:
+            json.dump(max(tables, key=lambda t: t["version"]), fh)
         with open(data, "rb") as fh:
-            sender = subprocess.Popen([binary("rlnc"), "send", "-host", h1.name, "-kafka", kafka, "-session", session["sessionId"],
+            sender = subprocess.Popen([binary("rlnc"), "send", "-host", h1.name, "-rates", rates, "-session", session["sessionId"],
                                        "-netns", "/proc/%d/ns/net" % h1.pid, "-dev", h1.defaultIntf().name,
                                        "-src", "%s:7001" % h1.IP()], stdin=fh, stdout=subprocess.DEVNULL,
                                       stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -111,7 +123,9 @@ def run(quick=False):
             raise RuntimeError("rlnc send printed no summary: %s" % send.stderr[-2000:])
         rlnc_bytes, rlnc_s, rlnc_counters = int(m.group(1)), float(m.group(2)), json.loads(m.group(3))
         recv.wait(timeout=30)
-        got = re.search(r"(\{.*\})", recv.stderr.read().decode().strip().splitlines()[-1])
+        recv_log.seek(0)
+        got = re.search(r"(\{.*\})", (recv_log.read().strip().splitlines() or [""])[-1])
+        recv_log.close()
         recv_counters = json.loads(got.group(1)) if got else {}
         rlnc_bps = rlnc_bytes * 8 / rlnc_s
         progress(NAME, "  RLNC goodput %.2f Mbit/s (%d bytes in %.3f s)" % (rlnc_bps / 1e6, rlnc_bytes, rlnc_s))
