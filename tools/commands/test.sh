@@ -116,7 +116,7 @@ for s in "${suites[@]}"; do
             pid_alive monitor-0 && gui_monitor_was_running=1
             # shellcheck source=tools/lib/monitor-java.sh
             source "$FF_ROOT/tools/lib/monitor-java.sh"
-            ff_monitor_start_bg 0
+            ff_monitor_start_bg 0 --reset
             run_suite gui "$FF_RUN/logs/test-gui.log" env FF_VENV="$FF_VENV" bash -c \
                 'cd apps/gui && npm run --silent build && npm test && npm run test:live'
             { grep -E '^# (tests|pass|fail|skipped)|^not ok|^# (tenant|link|iperf3|busiest|ping|loads)' "$FF_RUN/logs/test-gui.log" || true; } | sed 's/^/    /' | head -n 30

@@ -48,10 +48,15 @@ public final class Monitor {
         Properties admin = new Properties();
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrap());
         Topics topics = new Topics(o.topicSuffix());
+        Properties config = streamsConfig(o);
         try (Admin a = Admin.create(admin)) {
+            if (o.reset()) {
+                MonitorReset.reset(a, topics, config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG), o.stateDir());
+                System.out.println("monitor: reset (the monitor's topics, consumer group and " + o.stateDir() + " deleted)");
+            }
             MonitorTopics.ensure(a, topics, o.partitions());
         }
-        KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, o.settings()), streamsConfig(o));
+        KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, o.settings(), o.reset()), config);
         streams.setUncaughtExceptionHandler(e -> {
             System.err.println("monitor: stream thread failed: " + e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
