@@ -106,11 +106,12 @@ public final class PortStatsReader extends InputReader {
                     if (link.dst().equals(dp)) {
                         if (!link.srcIsSwitch()) {
                             l.put("bps", (rx - prevRx) * scale);
+                            any = true;
                         }
-                        if (last) {
+                        if (last && drops > prevDrops) { // no signal for "no drops": a third of all signals
                             l.put("drops", drops - prevDrops);
+                            any = true;
                         }
-                        any = true;
                     }
                     if (any) {
                         emit(link.id(), Out.Kind.LINK_SIGNAL, l, ts);
