@@ -80,7 +80,8 @@ public final class ControllerSettings {
     }
 
     public ControllerSettings withPipeline(Path p4infoFile, Path deviceConfigFile) {
-        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile);
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile,
+                echoIntervalMs, https, p4rtSecurity);
     }
 
     /** The same settings, serving HTTPS with {@code credentials} (null: plain HTTP). */
