@@ -106,7 +106,8 @@ class Driver:
         for h in self.net.hosts:
             intf = h.defaultIntf()
             peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
-            hosts[h.name] = {"ip": h.IP(), "mac": h.MAC(), "switch": peer.node.name, "port": peer.node.ports[peer]}
+            hosts[h.name] = {"ip": h.IP(), "mac": h.MAC(), "switch": peer.node.name, "port": peer.node.ports[peer],
+                             "pid": h.pid, "intf": intf.name}
         return {"switches": switches, "hosts": hosts}
 
     # ---- commands
