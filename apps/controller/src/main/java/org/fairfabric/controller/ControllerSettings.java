@@ -94,7 +94,7 @@ public final class ControllerSettings {
 
     public ControllerSettings withPipeline(Path p4infoFile, Path deviceConfigFile) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile,
-                echoIntervalMs, https, p4rtSecurity);
+                echoIntervalMs, https, p4rtSecurity, fack);
     }
 
     /** The same settings, serving HTTPS with {@code credentials} (null: plain HTTP). */

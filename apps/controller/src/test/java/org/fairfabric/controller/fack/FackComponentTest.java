@@ -216,6 +216,7 @@ class FackComponentTest {
                 "--fack-min-bytes", "3000"}, env);
         assertEquals(Set.of(0, 10), on.fack.dscps());
         assertEquals(3000, on.fack.minBytesBetween());
+        assertEquals(Set.of(0, 10), on.withPipeline(Path.of("p4info.txt"), Path.of("fabric.json")).fack.dscps());
         assertThrows(IllegalArgumentException.class, () -> ControllerSettings.parse(new String[] {"--data-dir", dir.toString(),
                 "--fack-dscp", "99"}, env));
     }
