@@ -48,7 +48,7 @@ class MonitorFabricTest {
     /** iperf3's UDP payload per datagram; on the wire each is a frame of payload + 42 bytes (UDP 8, IPv4 20, Ethernet 14). */
     private static final int PAYLOAD = 1400;
     private static final double FRAME_FACTOR = (PAYLOAD + 42.0) / PAYLOAD;
-    private static final int SECONDS = 14;
+    private static final int SECONDS = 20;
     private static final long PERIOD_MS = 1000;
     private static final long LIVENESS_MS = 30_000;
     private static final String SRC = "cmh1";
@@ -151,16 +151,6 @@ class MonitorFabricTest {
         session.path("links").forEach(l -> links.add(l.asText()));
         assertFalse(links.isEmpty(), "the session counts on the links of its paths: " + session);
 
-        JsonNode allocation = await(60, "an allocation of the detected session", () -> {
-            for (JsonNode a : ctl.get("/allocations")) {
-                if (a.path("sessionId").asText().equals("detected/" + SRC + "-" + DST)) {
-                    return a;
-                }
-            }
-            return null;
-        });
-        assertTrue(allocation.path("paths").size() > 0, "allocated on paths: " + allocation);
-
         Map<String, JsonNode> view = new HashMap<>();
         for (JsonNode l : ctl.get("/monitor/links")) {
             view.put(l.path("link").asText(), l);
@@ -169,6 +159,20 @@ class MonitorFabricTest {
             assertEquals(1, view.get(link).path("active_sessions").asInt(), "n_e of " + link);
         }
 
+        // while the traffic lasts: the allocation loop allocates the detected session (no REST call)
+        JsonNode allocation = null;
+        JsonNode lastSeen = null;
+        while (!iperf.isDone() && allocation == null) {
+            for (JsonNode a : ctl.get("/allocations")) {
+                if (a.path("sessionId").asText().equals("detected/" + SRC + "-" + DST)) {
+                    lastSeen = a;
+                    if (a.path("paths").size() > 0 && a.path("totalBps").asDouble() > 0) {
+                        allocation = a;
+                    }
+                }
+            }
+            Thread.sleep(250);
+        }
         JsonNode result = iperf.get(SECONDS + 120, TimeUnit.SECONDS);
         long trafficEnd = trafficStart + SECONDS * 1000L;
         double carried = result.path("received_bps").asDouble() * FRAME_FACTOR;
@@ -195,6 +199,8 @@ class MonitorFabricTest {
             assertEquals(carried, shim, 0.02 * carried, "shim bytes: " + what);
             assertEquals(carried, sw, 0.02 * carried, "switch counters: " + what);
         }
+
+        assertTrue(allocation != null, "the detected session allocated on paths while the traffic lasted; last seen: " + lastSeen);
 
         await(LIVENESS_MS / 1000 + 60, "session " + pair + " inactive after the traffic", () -> {
             for (JsonNode s : ctl.get("/monitor/sessions")) {
