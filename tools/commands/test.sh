@@ -76,7 +76,8 @@ check_oar() {
     grep -q '^Karaf-Commands: org.fairfabric.onos.cli$' <<<"$manifest" || { echo "$oar: bundle lacks Karaf-Commands"; return 1; }
     grep -q '^WEB-INF/classes/p4info.txt$' <<<"$bundle" || { echo "$oar: bundle lacks the pipeconf's P4Info"; return 1; }
     grep -q '^WEB-INF/web.xml$' <<<"$bundle" || { echo "$oar: bundle lacks WEB-INF/web.xml"; return 1; }
-    echo "$oar: bundle $jar has /onos/fairfabric, the Karaf commands, web.xml and the pipeconf"
+    grep -q '^OSGI-INF/org.fairfabric.onos.platform.FabricPlatformComponent.xml$' <<<"$bundle" || { echo "$oar: bundle lacks the platform component"; return 1; }
+    echo "$oar: bundle $jar has /onos/fairfabric, the Karaf commands, web.xml, the pipeconf and the platform component"
 }
 
 for s in "${suites[@]}"; do
