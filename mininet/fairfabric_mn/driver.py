@@ -25,10 +25,10 @@ and then answers newline-delimited JSON commands on stdin, one JSON line each:
                                           recorded for ./fairfabric clean, killed at the end
     shim       {host, path?}              with --shims: GET path (default /stats) of the host's shim
     ports      {switch}                   the switch's traffic-manager ports (rate, depth, counters)
+    stop
 
 With --shims every host runs the host shim (rates from ff.ctl.rates.v1 at $FAIRFABRIC_KAFKA)
 and the network configuration marks every host as running it.
-    stop
 
 Everything is stopped on `stop`, on end of input (the test process died: its pipe
 closes) and on SIGTERM, and the run is recorded with runstate for
@@ -115,7 +115,7 @@ class Driver:
             intf = h.defaultIntf()
             peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
             hosts[h.name] = {"ip": h.IP(), "mac": h.MAC(), "switch": peer.node.name, "port": peer.node.ports[peer],
-                             "intf": intf.name}
+                             "pid": h.pid, "intf": intf.name}
         return {"switches": switches, "hosts": hosts}
 
     # ---- commands

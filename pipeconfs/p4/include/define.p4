@@ -94,9 +94,22 @@ const bit<8> PROBE_ERRNO_LINK_FAILED = 1;
 // vFab failure detection: a batch is bad when lost * 100 > LOSS_PERCENT * sent;
 // a port fails after FAIL_BATCHES consecutive bad batches and recovers after
 // RECOVER_BATCHES consecutive good ones (the paper says only "a sufficiently
-// long time").
-const bit<32> LOSS_PERCENT    = 5;
+// long time"). A batch is judged once it holds at least MIN_BATCH_PACKETS sent
+// packets (echo replies add up until then); a reply while the open batch has
+// lost nothing closes it as a good batch. The threshold is 4 %, not the paper's 5 %:
+// a threshold equal to the loss to detect makes every batch a coin flip, and
+// 4 % lies between the 3 % that must not be declared and the 5 % that must
+// (docs/pipeline.md: with 1000 packets a 5 % link is bad in ~92 % of batches, a
+// 3 % link in ~3 %).
+const bit<32> LOSS_PERCENT    = 4;
+const bit<32> MIN_BATCH_PACKETS = 1000;
 const bit<8>  FAIL_BATCHES    = 3;
+// An unanswered echo request counts as a missing reply (a bad batch) only when
+// it is older than both the controller's floor (the request's miss_after_10ms)
+// and ECHO_MISS_RTTS smoothed echo round trips of the port: requests that
+// arrive bunched (a CPU-starved controller or switch catching up) or replies
+// that are merely slow are not losses.
+const bit<48> ECHO_MISS_RTTS  = 4;
 const bit<8>  RECOVER_BATCHES = 10;
 
 // P4TE FACK: the E2E clone session of a FACK is FACK_CLONE_SESSION_BASE +

@@ -62,7 +62,7 @@ header fabric_t {
 // vFab echo between neighbours: UM snapshot of the sender, DM of the receiver.
 header echo_t {
     bit<8>  echo_type;
-    bit<8>  _pad;
+    bit<8>  miss_after_10ms;  // request: the controller's miss floor (10 ms units); copied into the reply
     bit<16> sender_port;
     bit<32> um_pass;
     bit<32> um_ttl;

@@ -7,11 +7,21 @@
 // neighbour's ingress adds and resets its DM and returns an echo reply; the
 // reply's arrival here computes the batch's loss without division:
 //   sent = um_pass - um_ttl - um_acl, lost = sent - (dm_pass + dm_ttl + dm_acl)
+//   summed over replies until sent >= MIN_BATCH_PACKETS, then judged; a reply
+//   while nothing at all has been lost in the open batch closes it as a good
+//   batch; on a failed port every reply is a batch of its own, good only
+//   without loss (what still crosses it is little), then
 //   bad  = lost * 100 > LOSS_PERCENT * sent
 // failed[p] is set after FAIL_BATCHES consecutive bad batches and cleared after
 // RECOVER_BATCHES good ones; each change is a packet-in (metric LINK_FAILURE).
-// An echo request sent while the previous one is unanswered counts as a bad
-// batch (a missing reply is 100% loss).
+// A missing reply is 100% loss: an echo request sent while the previous one is
+// unanswered counts as a bad batch, but only when the unanswered request is
+// older than max(the request's miss_after_10ms floor, ECHO_MISS_RTTS x the
+// port's smoothed echo round trip). The round trip is measured from the oldest
+// unanswered request to the next reply (srtt = 7/8 srtt + 1/8 sample); after a
+// counted miss the measurement restarts at the new request. Without this a
+// starved controller or switch that delivers requests in a burst, or answers
+// late, would have a healthy link declared failed.
 #ifndef __FAIRFABRIC_FAILURE_DETECTION__
 #define __FAIRFABRIC_FAILURE_DETECTION__
 
@@ -23,29 +33,48 @@ control FailureDetection(inout headers_t hdr,
     register<bit<8>>(PORT_STATE_SIZE) bad_batches;
     register<bit<8>>(PORT_STATE_SIZE) good_batches;
     register<bit<1>>(PORT_STATE_SIZE) echo_outstanding;
+    register<timestamp_t>(PORT_STATE_SIZE) echo_sent_at;
+    register<bit<32>>(PORT_STATE_SIZE) echo_srtt_us;
+    register<bit<32>>(PORT_STATE_SIZE) batch_sent;
+    register<bit<32>>(PORT_STATE_SIZE) batch_lost;
 
-    action record_batch(in port_t port, in bool bad, in bit<32> lost) {
+    register<bit<8>>(PORT_STATE_SIZE) echo_misses;
+
+    // A judged batch (miss = false) or a missing reply (miss = true). Loss
+    // batches and misses are counted apart: any reply ends a run of misses,
+    // only a good batch ends a run of bad ones (so that echoes lost on a lossy
+    // link do not add up with the replies that are still judging a batch).
+    action record_batch(in port_t port, in bool miss, in bool bad, in bit<32> lost) {
         bit<32> index = (bit<32>) port;
         bit<8> bads;
         bit<8> goods;
+        bit<8> misses;
         bit<64> failed;
         bad_batches.read(bads, index);
         good_batches.read(goods, index);
+        echo_misses.read(misses, index);
         failed_ports.read(failed, 0);
         bit<64> mask = port_failed_mask(port);
-        if (bad) {
+        if (miss) {
+            if (misses != 0xFF) {
+                misses = misses + 1;
+            }
+            goods = 0;
+        } else if (bad) {
+            misses = 0;
             if (bads != 0xFF) {
                 bads = bads + 1;
             }
             goods = 0;
         } else {
+            misses = 0;
             if (goods != 0xFF) {
                 goods = goods + 1;
             }
             bads = 0;
         }
         meta.report_direction = DIR_NONE;
-        if ((failed & mask) == 0 && bads >= FAIL_BATCHES) {
+        if ((failed & mask) == 0 && (bads >= FAIL_BATCHES || misses >= FAIL_BATCHES)) {
             failed = failed | mask;
             meta.report_direction = DIR_INCREASE;
         } else if ((failed & mask) != 0 && goods >= RECOVER_BATCHES) {
@@ -54,6 +83,7 @@ control FailureDetection(inout headers_t hdr,
         }
         bad_batches.write(index, bads);
         good_batches.write(index, goods);
+        echo_misses.write(index, misses);
         failed_ports.write(0, failed);
         meta.failed_ports = failed;
         meta.event_raised = meta.report_direction != DIR_NONE;
@@ -75,16 +105,41 @@ control FailureDetection(inout headers_t hdr,
                 bit<32> out_index = (bit<32>) hdr.packet_out.egress_port;
                 bit<1> outstanding;
                 echo_outstanding.read(outstanding, out_index);
-                if (outstanding == 1) {
-                    record_batch(hdr.packet_out.egress_port, true, 0xFFFFFFFF);
+                timestamp_t sent_at;
+                echo_sent_at.read(sent_at, out_index);
+                bit<32> srtt;
+                echo_srtt_us.read(srtt, out_index);
+                timestamp_t waited = meta.now_ingress - sent_at;
+                timestamp_t floor = ((timestamp_t) hdr.echo.miss_after_10ms) * 10000;
+                timestamp_t by_rtt = ((timestamp_t) srtt) * ECHO_MISS_RTTS;
+                if (outstanding == 0) {
+                    echo_sent_at.write(out_index, meta.now_ingress);
+                } else if (waited > floor && waited > by_rtt) {
+                    record_batch(hdr.packet_out.egress_port, true, true, 0xFFFFFFFF);
                     if (meta.event_raised) {
                         clone_preserving_field_list(CloneType.I2E, CPU_CLONE_SESSION_ID, FL_EVENT);
                     }
+                    echo_sent_at.write(out_index, meta.now_ingress);
                 }
                 echo_outstanding.write(out_index, 1);
             }
         } else if (hdr.echo.echo_type == ECHO_REPLY) {
             port_t port = standard_metadata.ingress_port;
+            bit<1> answered;
+            echo_outstanding.read(answered, (bit<32>) port);
+            if (answered == 1) {
+                timestamp_t asked_at;
+                echo_sent_at.read(asked_at, (bit<32>) port);
+                bit<32> sample = (bit<32>) (meta.now_ingress - asked_at);
+                bit<32> smoothed;
+                echo_srtt_us.read(smoothed, (bit<32>) port);
+                if (smoothed == 0) {
+                    smoothed = sample;
+                } else {
+                    smoothed = smoothed - (smoothed >> 3) + (sample >> 3);
+                }
+                echo_srtt_us.write((bit<32>) port, smoothed);
+            }
             echo_outstanding.write((bit<32>) port, 0);
             bit<32> sent = 0;
             if (hdr.echo.um_pass > hdr.echo.um_ttl + hdr.echo.um_acl) {
@@ -95,7 +150,28 @@ control FailureDetection(inout headers_t hdr,
             if (sent > arrived) {
                 lost = sent - arrived;
             }
-            record_batch(port, lost * 100 > LOSS_PERCENT * sent, lost);
+            bit<32> acc_sent;
+            bit<32> acc_lost;
+            batch_sent.read(acc_sent, (bit<32>) port);
+            batch_lost.read(acc_lost, (bit<32>) port);
+            acc_sent = acc_sent + sent;
+            acc_lost = acc_lost + lost;
+            meta.event_raised = false;
+            if ((meta.failed_ports & port_failed_mask(port)) != 0) {
+                // Failed: what still crosses is little (traffic moved away), so each
+                // reply is a batch of its own, good only without any loss.
+                record_batch(port, false, lost != 0, lost);
+                acc_sent = 0;
+                acc_lost = 0;
+            } else if (acc_lost == 0 || acc_sent >= MIN_BATCH_PACKETS) {
+                record_batch(port, false, acc_lost * 100 > LOSS_PERCENT * acc_sent, acc_lost);
+                acc_sent = 0;
+                acc_lost = 0;
+            } else {
+                echo_misses.write((bit<32>) port, 0);
+            }
+            batch_sent.write((bit<32>) port, acc_sent);
+            batch_lost.write((bit<32>) port, acc_lost);
             if (meta.event_raised) {
                 standard_metadata.egress_spec = CPU_PORT;
             } else {

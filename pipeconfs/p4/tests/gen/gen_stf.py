@@ -435,22 +435,35 @@ def echo_frame(echo_type, um, dm, src=SPINE1, dst=ROUTER):
 
 def vfab_loss():
     t = Stf("vfab_loss", """
-vFab failure detection from echo replies on port 3: the 8% example
-(UM = [100, 0, 0], DM = [90, 0, 2] -> 8 lost of 100, bad), the threshold
-(exactly 5% is good: strict >), K = 3 consecutive bad batches to fail, a good
-batch resets the count, 10 good batches to recover. Each change is a packet-in
-(event port 3, metric LINK_FAILURE, INCREASE = failed, DECREASE = recovered,
-value = packets lost in the batch); other replies are consumed.""")
+vFab failure detection from echo replies on port 3. A batch is judged once it
+holds at least 1000 sent packets (replies add up until then) and is bad when
+strictly more than 4% was lost: the 8% example (UM = [1000, 0, 0],
+DM = [900, 0, 20] -> 80 lost of 1000, bad), the threshold (exactly 4% is good),
+two replies of 500 adding up to one batch, a loss-free reply closing a batch
+early (good), K = 3 consecutive bad batches to fail, a good batch resets the
+count; once failed, every reply is a batch (good only without loss), 10 good
+ones to recover. Each change is
+a packet-in (event port 3, metric LINK_FAILURE, INCREASE = failed, DECREASE =
+recovered, value = packets lost in the batch); other replies are consumed.""")
     leaf_setup(t)
-    bad = echo_frame(2, (100, 0, 0), (90, 0, 2))
-    five = echo_frame(2, (100, 0, 0), (95, 0, 0))
-    clean = echo_frame(2, (100, 0, 0), (100, 0, 0))
-    t.comment("bad, bad, exactly 5% (good: resets), bad, bad: still healthy")
-    for frame in (bad, bad, five, bad, bad):
+    bad = echo_frame(2, (1000, 0, 0), (900, 0, 20))
+    four = echo_frame(2, (1000, 0, 0), (960, 0, 0))
+    half_lossy = echo_frame(2, (500, 0, 0), (470, 0, 0))
+    half_clean = echo_frame(2, (500, 0, 0), (490, 0, 0))
+    clean = echo_frame(2, (50, 0, 0), (50, 0, 0))
+    t.comment("bad, bad, exactly 4% (good: resets), bad, bad: still healthy")
+    for frame in (bad, bad, four, bad, bad):
         t.packet(3, frame)
-    t.comment("third consecutive bad batch: port 3 fails")
+    t.comment("half a batch (30 of 500 lost) is not judged; with the next half (10 of 500) it is one batch of 40 lost")
+    t.comment("of 1000, exactly 4%: good, the count restarts; then two bad batches")
+    t.packet(3, half_lossy)
+    t.packet(3, half_clean)
     t.packet(3, bad)
-    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 8), bad)
+    t.packet(3, bad)
+    t.comment("third consecutive bad batch, made of two halves (30 + 30 of 1000 = 6%): port 3 fails")
+    t.packet(3, half_lossy)
+    t.packet(3, half_lossy)
+    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 60), half_lossy)
     t.comment("further bad batches: no new event")
     t.packet(3, bad)
 
@@ -460,7 +473,11 @@ value = packets lost in the batch); other replies are consumed.""")
     t.packet(1, from_host(), udp_packet(H1, H2))
     t.expect(2, to_h2(), udp_packet(H1, H2, ttl=63))
 
-    t.comment("9 clean batches: still failed; the 10th recovers it")
+    t.comment("on a failed port each reply is a batch: 5 loss-free ones, then 1 lost of 50 restarts the good count")
+    for _ in range(5):
+        t.packet(3, clean)
+    t.packet(3, echo_frame(2, (50, 0, 0), (49, 0, 0)))
+    t.comment("replies with a little traffic (50 packets) and no loss: 9 leave port 3 failed, the 10th recovers it")
     for _ in range(9):
         t.packet(3, clean)
     t.packet(3, clean)
@@ -487,12 +504,12 @@ Unanswered echo requests count as bad batches: the third miss fails the port."""
         t.packet(1, ethernet(ROUTER, H1_MAC, ETH_VLAN), vlan(7, ETH_IPV4), udp_packet(H1, REMOTE, ident=i + 1), ts=10)
         t.expect(3, ethernet(SPINE1, ROUTER, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(10),
                  udp_packet(H1, REMOTE, ttl=63, ident=i + 1))
-    t.comment("echo request from the controller for port 3: UM snapshot [2, 0, 0]")
+    t.comment("echo request from the controller for port 3 (no miss floor): UM snapshot [2, 0, 0]")
     request = ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3)
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=1000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3, (2, 0, 0)))
     t.comment("UM was reset: the next request carries [0, 0, 0] (and, unanswered, counts one bad batch)")
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=2000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3, (0, 0, 0)))
 
     t.comment("downstream on port 4: 3 passing, 1 TTL drop, 2 ACL drops")
@@ -510,11 +527,71 @@ Unanswered echo requests count as bad batches: the third miss fails the port."""
     t.expect(4, ethernet(SPINE2, ROUTER, ETH_ECHO), echo(2, 9))
 
     t.comment("missing replies: two more unanswered requests for port 3 make three bad batches")
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=3000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3))
-    t.packet(CPU, packet_out(3), request)
+    t.packet(CPU, packet_out(3), request, ts=4000)
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO), echo(1, 3))
     t.expect(CPU, packet_in(CPU, REASON_EVENT, 3, METRIC_FAILURE, INC, 0xFFFFFFFF))
+    t.write()
+
+
+def vfab_echo_timing():
+    t = Stf("vfab_echo_timing", """
+Robust echo misses on port 3 (docs/pipeline.md "vFab failure detection"): an
+unanswered request counts as a bad batch only when it is older than both the
+request's floor (miss_after_10ms = 10: 100 ms) and 4 smoothed echo round trips.
+Requests in a burst (a starved controller catching up) are not misses; a late
+reply is a good batch that resets the count; a dead link still fails after three
+misses. Times are the test clock's, in microseconds.""")
+    leaf_setup(t)
+    request = ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, miss_after_10ms=10)
+    reply = ethernet(ROUTER, SPINE1, ETH_ECHO) + echo(2, 3, miss_after_10ms=10)
+
+    def ask(ts, um=0):
+        t.packet(CPU, packet_out(3), request, ts=ts)
+        t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, (um, 0, 0), miss_after_10ms=10))
+
+    def pinned(ts, delivered):
+        t.packet(1, ethernet(ROUTER, H1_MAC, ETH_VLAN), vlan(7, ETH_IPV4), udp_packet(H1, REMOTE), ts=ts)
+        if delivered:
+            t.expect(3, ethernet(SPINE1, ROUTER, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(ts), udp_packet(H1, REMOTE, ttl=63))
+
+    t.comment("four requests within 1.5 ms, none answered yet: no miss (the old rule failed the port here)")
+    for ts in (100000, 100500, 101000, 101500):
+        ask(ts)
+    t.comment("port 3 is healthy: a packet pinned to it leaves there")
+    pinned(102000, True)
+    t.comment("the reply 30 ms after the oldest request: a good batch, srtt = 30 ms")
+    t.packet(3, reply, ts=130000)
+    t.comment("a request 100 ms after the last one is not yet a miss (not above the floor, nor 4 x 30 ms)")
+    ask(350000, um=1)
+    ask(450000)
+    t.comment("130 ms: above both (bad batch 1); the slow reply then arrives: a good batch, the count restarts")
+    ask(480000)
+    t.packet(3, reply, ts=500000)
+    t.comment("a lossy link loses echoes too: miss, a reply still filling its batch (300 sent), miss, reply, miss:")
+    t.comment("every reply ends the run of misses, so port 3 stays healthy")
+    lossy_reply = ethernet(ROUTER, SPINE1, ETH_ECHO) + echo(2, 3, (300, 0, 0), (290, 0, 0), miss_after_10ms=10)
+    ask(520000)
+    ask(700000)
+    t.packet(3, lossy_reply, ts=710000)
+    ask(720000)
+    ask(900000)
+    t.packet(3, lossy_reply, ts=910000)
+    ask(920000)
+    ask(1100000)
+    pinned(1100100, True)
+    t.comment("the link dies: after one request, misses 200 ms apart; two are not enough")
+    t.packet(3, reply, ts=1110000)
+    ask(1300000, um=1)
+    ask(1500000)
+    ask(1700000)
+    pinned(1700100, True)
+    t.comment("the third fails port 3: a packet-in, and pinned traffic no longer leaves there")
+    t.packet(CPU, packet_out(3), request, ts=1900000)
+    t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, (1, 0, 0), miss_after_10ms=10))
+    t.expect(CPU, packet_in(CPU, REASON_EVENT, 3, METRIC_FAILURE, INC, 0xFFFFFFFF))
+    pinned(1900100, False)
     t.write()
 
 
@@ -525,10 +602,10 @@ to it returns out of its ingress port as a failure response (type 4, errno 1),
 addresses and ports swapped, tag removed, UDP checksum 0; the controller gets a
 packet-in (reason BOUNCE, event port 3). A probe on a healthy path is untouched.""")
     leaf_setup(t)
-    bad = echo_frame(2, (100, 0, 0), (90, 0, 2))
+    bad = echo_frame(2, (1000, 0, 0), (900, 0, 20))
     for _ in range(3):
         t.packet(3, bad)
-    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 8), bad)
+    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 80), bad)
 
     def probe_packet(src, dst, ptype, sport, dport, errno=0, ttl=64, checksum=0):
         return ipv4(src, dst, 32, 17, ttl) + udp(sport, dport, 12, checksum) + probe(ptype, 0, 7, errno)
@@ -727,6 +804,6 @@ event taking the pass's one E2E clone.""")
 
 if __name__ == "__main__":
     for make in (forwarding, pinned_paths, queue_events, delay_events, aq_vectors, aq_boundaries,
-                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
+                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_echo_timing, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
         make()
     print("wrote", len(os.listdir(OUT)), "files in", OUT)

@@ -44,8 +44,8 @@ def fabric(t_source=0, ing_aq_id=0, egr_aq_id=0, vdelay_ns=0, ether_type=0x0800)
             + _hex(vdelay_ns, 4) + _hex(ether_type, 2))
 
 
-def echo(echo_type, sender_port=0, um=(0, 0, 0), dm=(0, 0, 0)):
-    body = _hex(echo_type, 1) + "00" + _hex(sender_port, 2)
+def echo(echo_type, sender_port=0, um=(0, 0, 0), dm=(0, 0, 0), miss_after_10ms=0):
+    body = _hex(echo_type, 1) + _hex(miss_after_10ms, 1) + _hex(sender_port, 2)
     for v in tuple(um) + tuple(dm):
         body += _hex(v, 4)
     return body

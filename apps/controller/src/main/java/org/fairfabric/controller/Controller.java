@@ -103,6 +103,8 @@ public final class Controller implements AutoCloseable {
             FabricService fabric = new FabricService(store, parser, events);
             NetworkView network = new NetworkView(events);
             Platform platform = new Platform(fabric, pipeline);
+            fabric.setAdmission(new org.fairfabric.controller.guarantee.TwoStageAdmission(platform.topology::configuration,
+                    () -> org.fairfabric.controller.guarantee.TwoStageAdmission.downLinks(network)));
             Components components = Components.start(bus, platform, fabric, network, events, s);
             devices = new Devices(network, pipeline, DeviceAgent.electionIdNow(), platform::onPacketIn, (cfg, fleet) -> {
                 platform.slices.fleetReplaced(fleet);

@@ -31,6 +31,7 @@ public final class FabricService {
     private StoredState state;
     private DeviceCatalog catalog;
     private long lastSessionNumber;
+    private GuaranteeAdmission admission = GuaranteeAdmission.NONE;
 
     public FabricService(FabricStore store, NetworkConfigValidator configValidator, EventLog events) {
         this(store, configValidator, events, DeviceCatalog.NONE);
@@ -47,6 +48,23 @@ public final class FabricService {
         this.events = Objects.requireNonNull(events);
         this.state = store.load();
         this.catalog = state.networkConfig().map(configValidator::validate).orElse(Objects.requireNonNull(catalogWithoutConfig));
+    }
+
+    /** Where guarantees are admitted before a change is stored (the controller's two-stage admission). */
+    public synchronized void setAdmission(GuaranteeAdmission admission) {
+        this.admission = Objects.requireNonNull(admission);
+    }
+
+    /** Asks the admission about the state a change leads to; throws (changing nothing) when it refuses. */
+    private void admit(List<TenantDto> tenants, List<HostDto> hosts, List<SessionDto> sessionsAfter, String tenantId,
+                       String field) {
+        admission.check(new GuaranteeAdmission.Proposal(tenants, hosts, sessionsAfter, tenantId, field));
+    }
+
+    private List<TenantDto> tenantsWith(TenantDto t) {
+        Map<String, TenantDto> next = new LinkedHashMap<>(state.tenants());
+        next.put(t.id, t);
+        return new ArrayList<>(next.values());
     }
 
     public EventLog events() {
@@ -76,6 +94,9 @@ public final class FabricService {
             throw new ConflictException("id", "tenant '" + t.id + "' already exists");
         }
         checkNameFree(t);
+        if (t.minBandwidthBps != null) {
+            admit(tenantsWith(t), allHosts(), sessions(), t.id, "minBandwidthBps");
+        }
         commit(new Mutation.PutTenant(t));
         events.emit(EventTypes.TENANT_CREATED, t.id, tenantDetail(t));
         return t;
@@ -88,6 +109,9 @@ public final class FabricService {
             throw new ValidationException("id", "cannot be changed");
         }
         checkNameFree(updated);
+        if (updated.minBandwidthBps != null && !updated.minBandwidthBps.equals(tenant(id).minBandwidthBps)) {
+            admit(tenantsWith(updated), allHosts(), sessions(), id, "minBandwidthBps");
+        }
         commit(new Mutation.PutTenant(updated));
         events.emit(EventTypes.TENANT_UPDATED, id, tenantDetail(updated));
         return updated;
@@ -169,6 +193,11 @@ public final class FabricService {
                 }
             }
         }
+        if (tenant(h.tenantId).minBandwidthBps != null) {
+            List<HostDto> hosts = allHosts();
+            hosts.add(h);
+            admit(tenants(), hosts, sessions(), h.tenantId, "location");
+        }
         commit(new Mutation.PutHost(h));
         events.emit(EventTypes.HOST_ADDED, h.id, Detail.of("tenantId", h.tenantId, "ip", h.ip, "mac", h.mac,
                 "device", h.location.device, "port", h.location.port));
@@ -197,7 +226,7 @@ public final class FabricService {
     }
 
     public synchronized SessionDto declareSession(SessionJson.Request r) {
-        return addSession(r.srcHost, r.dstHost, r.demandBps, "api");
+        return addSession(r.srcHost, r.dstHost, r.demandBps, "api", true);
     }
 
     /** Sets a session's own weight (null: an equal share of its tenant's weight again). */
@@ -215,10 +244,11 @@ public final class FabricService {
                 return s;
             }
         }
-        return addSession(srcHost, dstHost, null, "monitor");
+        return addSession(srcHost, dstHost, null, "monitor", false);
     }
 
-    private SessionDto addSession(String srcHost, String dstHost, Long demandBps, String source) {
+    /** {@code admitted}: a declared session goes through admission; traffic the monitor saw cannot be refused. */
+    private SessionDto addSession(String srcHost, String dstHost, Long demandBps, String source, boolean admitted) {
         HostDto src = state.hosts().get(srcHost);
         HostDto dst = state.hosts().get(dstHost);
         if (src == null) {
@@ -236,7 +266,13 @@ public final class FabricService {
                 throw new ConflictException("dstHost", "session '" + s.id + "' already joins " + srcHost + " to " + dstHost);
             }
         }
-        SessionDto s = new SessionDto("s" + (++lastSessionNumber), src.tenantId, srcHost, dstHost, demandBps, source);
+        SessionDto s = new SessionDto("s" + (lastSessionNumber + 1), src.tenantId, srcHost, dstHost, demandBps, source);
+        if (admitted && tenant(src.tenantId).minBandwidthBps != null) {
+            List<SessionDto> after = sessions();
+            after.add(s);
+            admit(tenants(), allHosts(), after, s.tenantId, "srcHost");
+        }
+        lastSessionNumber++;
         sessions.put(s.id, s);
         events.emit(EventTypes.SESSION_ADDED, s.id, Detail.of("tenantId", s.tenantId, "srcHost", srcHost, "dstHost", dstHost));
         return s;

@@ -54,7 +54,10 @@ public final class PortStatsPoller implements AutoCloseable {
     }
 
     public void start() {
-        thread.scheduleAtFixedRate(this::pollOnce, periodMs, periodMs, TimeUnit.MILLISECONDS);
+        // fixed delay, not fixed rate: a round that came late (a loaded machine) is not followed by a
+        // burst of catch-up rounds a few ms apart; the monitor splits each reading's bytes over the
+        // periods its interval covers, so irregular intervals cost no accuracy
+        thread.scheduleWithFixedDelay(this::pollOnce, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
     /** One round over every device (public for tests). */

@@ -25,8 +25,9 @@ public final class ProbingComponent extends Component {
             throw new IllegalArgumentException("the echo interval must be positive, got " + intervalMillis);
         }
         this.fabric = fabric;
-        this.prober = new LinkProber(packets, () -> targets);
-        executor().scheduleAtFixedRate(prober::probeOnce, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+        this.prober = new LinkProber(packets, () -> targets, intervalMillis);
+        // fixed delay, not fixed rate: after a stall, no burst of catch-up requests
+        executor().scheduleWithFixedDelay(prober::probeOnce, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
     @Override
