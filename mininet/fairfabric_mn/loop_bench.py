@@ -137,8 +137,13 @@ def main(argv=None):
         senders = [h for h in hosts[:-1]]
         src_of = {}
 
+        pairs = set()
+
         def post_session():
             src, dst = rnd.sample(senders, 2)
+            while (src.name, dst.name) in pairs:  # one session per pair (the controller refuses a second)
+                src, dst = rnd.sample(senders, 2)
+            pairs.add((src.name, dst.name))
             status, body = ctl.send("POST", "/sessions", {"srcHost": src.name, "dstHost": dst.name})
             if status != 201:
                 raise RuntimeError("session %s -> %s: %s %s" % (src.name, dst.name, status, body))

@@ -100,6 +100,7 @@ public final class LoopBenchmark {
         final List<SessionDto> sessions = Collections.synchronizedList(new ArrayList<>());
         /** Values sent and not yet consumed. */
         final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+        final Set<String> pairs = new java.util.HashSet<>();
         final AtomicLong roundsDone = new AtomicLong();
         volatile long lastConsumedNanos;
 
@@ -128,14 +129,16 @@ public final class LoopBenchmark {
             }
         }
 
+        /** A session between two hosts of a random tenant, one per ordered pair (the controller refuses a second). */
         SessionDto randomSession(String id) {
-            List<HostDto> own = hostsByTenant.get(tenants.get(random.nextInt(tenants.size())).id);
-            HostDto src = own.get(random.nextInt(own.size()));
-            HostDto dst;
-            do {
-                dst = own.get(random.nextInt(own.size()));
-            } while (dst == src);
-            return new SessionDto(id, src.tenantId, src.id, dst.id, null, "api");
+            while (true) {
+                List<HostDto> own = hostsByTenant.get(tenants.get(random.nextInt(tenants.size())).id);
+                HostDto src = own.get(random.nextInt(own.size()));
+                HostDto dst = own.get(random.nextInt(own.size()));
+                if (dst != src && pairs.add(src.id + ">" + dst.id)) {
+                    return new SessionDto(id, src.tenantId, src.id, dst.id, null, "api");
+                }
+            }
         }
 
         AllocationInputs inputs() {
