@@ -113,7 +113,7 @@ public final class LoopBenchmark {
             ObjectNode root = (ObjectNode) Json.MAPPER.readTree(FabricConfigs.fatTree(k, "127.0.0.1", 50001, 10_000));
             root.get("hosts").fields().forEachRemaining(e -> ((ObjectNode) e.getValue()).putObject("fairfabric").put("shim", true));
             config = new NetworkConfigParser().parse(Json.MAPPER.writeValueAsString(root));
-            int tenantCount = Math.max(1, config.hosts.size() / 10);
+            int tenantCount = Math.max(1, config.hosts.size() / 32); // k=16: 32 tenants of 32 hosts, 31,744 ordered pairs
             for (int t = 0; t < tenantCount; t++) {
                 tenants.add(new TenantDto("t" + t, "Tenant " + t, 1 + random.nextInt(4), null));
             }
