@@ -158,7 +158,11 @@ public final class LoopBenchmark {
                 kafkaSink.send(host, json);
             };
             RatesPublisher publisher = new RatesPublisher(sink, System::currentTimeMillis);
-            ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1);
+            ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "allocation");
+                t.setDaemon(true); // a solve still running after a failed arrival must not keep the JVM alive
+                return t;
+            });
             AllocationListener listener = new AllocationListener() {
                 @Override
                 public void allocated(AllocationResult r) {
