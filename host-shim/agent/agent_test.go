@@ -93,4 +93,10 @@ func TestHandleRatesAdmitsOnlyNewerValidTables(t *testing.T) {
 			t.Errorf("/metrics lacks %q:\n%s", line, body)
 		}
 	}
+	w = httptest.NewRecorder()
+	a.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/rates", nil))
+	body, _ = io.ReadAll(w.Result().Body)
+	if !strings.Contains(string(body), `"version":7`) || !strings.Contains(string(body), `"rate_bps":20000000`) {
+		t.Errorf("/rates is not the table in force (version 7, 20 Mbit/s): %s", body)
+	}
 }

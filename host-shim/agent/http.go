@@ -21,8 +21,8 @@ type Health struct {
 	Periods       uint64            `json:"periods"`
 }
 
-// Handler serves /healthz (JSON), /metrics (Prometheus text) and /stats (the
-// last Stats record).
+// Handler serves /healthz (JSON), /metrics (Prometheus text), /stats (the
+// last Stats record) and /rates (the rates table in force, null before the first).
 func (a *Agent) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -35,6 +35,10 @@ func (a *Agent) Handler() http.Handler {
 		a.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(st)
+	})
+	mux.HandleFunc("/rates", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(a.dp.Current())
 	})
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
 		h := a.Health()

@@ -42,6 +42,12 @@ type Config struct {
 	LosslessQueuePkts uint32        // pfifo limit per session-path in lossless mode
 	DefaultRateBps    uint64        // rate of the class for traffic outside any session
 	Burst             time.Duration // HTB buffer of a class, as time at its rate (at least one GSO packet)
+	// GSOMaxSegs caps the segments per GSO packet on the interface while the datapath is
+	// open (0: leave it). The per-packet path split decides per packet: a 64 KB GSO packet
+	// goes whole to one path and waits in that path's class, so a TCP flow split over
+	// several paths arrives reordered (spurious retransmits, a fraction of its rate). With 1,
+	// TCP hands the qdisc MSS-sized packets and the split is per frame (docs/host-shim.md).
+	GSOMaxSegs int
 }
 
 const (
@@ -77,6 +83,7 @@ type Datapath struct {
 	next    uint16
 	dsts    map[netip.Addr]string // destination -> session id in the BPF map
 	current *ratetable.Table
+	gsoSegs int // the interface's gso_max_segs before Open changed it (0: unchanged)
 }
 
 // Open installs the HTB root, the default class and the eBPF programs on the interface.
@@ -119,6 +126,13 @@ func Open(cfg Config) (*Datapath, error) {
 	}
 	if d.link, err = d.nh.LinkByName(cfg.Ifname); err != nil {
 		return nil, fmt.Errorf("interface %q: %w", cfg.Ifname, err)
+	}
+	if cfg.GSOMaxSegs > 0 && int(d.link.Attrs().GSOMaxSegs) != cfg.GSOMaxSegs {
+		old := int(d.link.Attrs().GSOMaxSegs)
+		if err = d.nh.LinkSetGSOMaxSegs(d.link, cfg.GSOMaxSegs); err != nil {
+			return nil, fmt.Errorf("gso_max_segs %d on %s: %w", cfg.GSOMaxSegs, cfg.Ifname, err)
+		}
+		d.gsoSegs = old
 	}
 	if err = d.installQdiscs(); err != nil {
 		return nil, err
@@ -262,7 +276,7 @@ func (d *Datapath) Apply(t *ratetable.Table) error {
 			if err != nil {
 				return err
 			}
-			if err := d.setClass(m, p.RateBps); err != nil {
+			if err := d.setClass(m, classRate(p)); err != nil {
 				return err
 			}
 			w := uint32(p.RateBps * weightScale / total)
@@ -309,6 +323,23 @@ func (d *Datapath) Apply(t *ratetable.Table) error {
 	d.current = t
 	return nil
 }
+
+// classRate is the HTB rate that puts a path's allocated rate on the wire. The VLAN tag the
+// egress program pushes travels as metadata past the qdisc (HTB counts the frame without it)
+// and is on the wire in the fabric: without the correction a session at its full rate
+// overruns by 4 bytes a frame the link its allocation fills (the receiver's cable), whose
+// switch queue then grows until it drops.
+func classRate(p ratetable.Path) uint64 {
+	if p.ID == 0 {
+		return p.RateBps
+	}
+	return p.RateBps * fullFrame / (fullFrame + vlanTagLen)
+}
+
+const (
+	fullFrame  = 1514 // Ethernet frame of a full 1500-byte packet, without FCS
+	vlanTagLen = 4
+)
 
 // PathStats are the counters of one session-path's class.
 type PathStats struct {
@@ -410,6 +441,9 @@ func (d *Datapath) Close() {
 	if d.nh != nil && d.link != nil {
 		_ = d.nh.QdiscDel(&netlink.Clsact{QdiscAttrs: netlink.QdiscAttrs{LinkIndex: d.ifindex(), Handle: netlink.MakeHandle(0xffff, 0), Parent: netlink.HANDLE_CLSACT}})
 		_ = d.nh.QdiscDel(netlink.NewHtb(netlink.QdiscAttrs{LinkIndex: d.ifindex(), Handle: netlink.MakeHandle(rootMajor, 0), Parent: netlink.HANDLE_ROOT}))
+		if d.gsoSegs > 0 {
+			_ = d.nh.LinkSetGSOMaxSegs(d.link, d.gsoSegs)
+		}
 	}
 	for _, c := range []interface{ Close() error }{d.egress, d.ingress, d.sessions, d.recv} {
 		if c != nil && !isNil(c) {

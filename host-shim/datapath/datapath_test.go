@@ -61,15 +61,15 @@ func TestApplyInstallsChangesAndRemovesClasses(t *testing.T) {
 			steps := []struct {
 				name  string
 				table *ratetable.Table
-				want  []string // "rate" of each session class, in minor order
+				want  []string // "rate" of each session class, in minor order (tagged paths: rate x 1514/1518, classRate)
 			}{
 				{"two sessions, three paths", table(1,
 					ratetable.Session{ID: "a", Dst: "10.0.0.2", Paths: []ratetable.Path{{ID: 1, RateBps: 20e6}, {ID: 2, RateBps: 10e6}}},
 					ratetable.Session{ID: "b", Dst: "10.0.0.3", Paths: []ratetable.Path{{ID: 0, RateBps: 5e6}}}),
-					[]string{"20Mbit", "10Mbit", "5Mbit"}},
+					[]string{"19947Kbit", "9973Kbit", "5Mbit"}},
 				{"rate change in place, session removed", table(2,
 					ratetable.Session{ID: "a", Dst: "10.0.0.2", Paths: []ratetable.Path{{ID: 1, RateBps: 30e6}, {ID: 2, RateBps: 10e6}}}),
-					[]string{"30Mbit", "10Mbit"}},
+					[]string{"29920Kbit", "9973Kbit"}},
 				{"empty table", table(3), nil},
 			}
 			for _, s := range steps {
@@ -130,5 +130,36 @@ func TestOpenRejectsBadConfig(t *testing.T) {
 				t.Fatalf("error %v, want one about %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestGSOMaxSegsWhileOpenRestoredOnClose(t *testing.T) {
+	ns := testNetns(t)
+	name := ns[strings.LastIndex(ns, "/")+1:]
+	segs := func() string {
+		out, err := exec.Command("ip", "-n", name, "-d", "link", "show", "hsdtA").CombinedOutput()
+		if err != nil {
+			t.Fatalf("ip link show: %v: %s", err, out)
+		}
+		f := strings.Fields(string(out))
+		for i := 0; i+1 < len(f); i++ {
+			if f[i] == "gso_max_segs" {
+				return f[i+1]
+			}
+		}
+		t.Fatalf("no gso_max_segs in %s", out)
+		return ""
+	}
+	before := segs()
+	dp, err := Open(Config{NetnsPath: ns, Ifname: "hsdtA", Mode: Lossless, GSOMaxSegs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := segs(); got != "1" {
+		t.Errorf("gso_max_segs while open: %s, want 1", got)
+	}
+	dp.Close()
+	if got := segs(); got != before {
+		t.Errorf("gso_max_segs after Close: %s, want %s as before", got, before)
 	}
 }

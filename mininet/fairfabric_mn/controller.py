@@ -43,8 +43,9 @@ def bundle(path):
 class ControllerProcess:
     """One controller JVM: REST on a free port, bearer token in a file, a data directory."""
 
-    def __init__(self, workdir, netcfg_path, kafka=None, http_port=None, pipeline=True):
+    def __init__(self, workdir, netcfg_path, kafka=None, http_port=None, pipeline=True, extra_args=()):
         self.workdir = workdir
+        self.extra_args = list(extra_args)  # more command-line options (e.g. --fack-dscp 0)
         self.pipeline = pipeline  # False: no P4 pipeline pushed (the REST API alone, no switches needed)
         self.netcfg_path = netcfg_path
         self.kafka = kafka
@@ -72,6 +73,7 @@ class ControllerProcess:
             cmd += ["--p4info", P4INFO, "--p4-device-config", self.device_config]
         if self.kafka:
             cmd += ["--kafka", self.kafka]
+        cmd += self.extra_args
         env = dict(os.environ)
         if not self.kafka:
             env.pop("FAIRFABRIC_KAFKA", None)  # events stay in the REST log

@@ -1,7 +1,7 @@
 """A Mininet fabric driven over stdin/stdout, for tests written in other languages
 (the controller's Mininet-backed JUnit tests).
 
-    /usr/bin/python3 -m fairfabric_mn.driver --topo fattree|leafspine --prefix cj --netcfg FILE [--bw MBIT]
+    /usr/bin/python3 -m fairfabric_mn.driver --topo fattree|leafspine --prefix cj --netcfg FILE [--bw MBIT] [--shims]
 
 Builds and starts the fabric (fabric.py: p4switch instances, hosts), writes its
 ONOS network configuration to FILE, prints one JSON line
@@ -23,7 +23,12 @@ and then answers newline-delimited JSON commands on stdin, one JSON line each:
     cmd        {host, argv}               run a command on a host: rc and output
     track      {pid}                      a process started for this fabric (the controller):
                                           recorded for ./fairfabric clean, killed at the end
+    shim       {host, path?}              with --shims: GET path (default /stats) of the host's shim
+    ports      {switch}                   the switch's traffic-manager ports (rate, depth, counters)
     stop
+
+With --shims every host runs the host shim (rates from ff.ctl.rates.v1 at $FAIRFABRIC_KAFKA)
+and the network configuration marks every host as running it.
 
 Everything is stopped on `stop`, on end of input (the test process died: its pipe
 closes) and on SIGTERM, and the run is recorded with runstate for
@@ -40,10 +45,12 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 
 from mininet.log import setLogLevel
 
 from fairfabric_mn import fabric, runstate
+from fairfabric_mn.shim import ShimSet
 
 RECEIVER = """
 import socket, sys, time
@@ -81,9 +88,10 @@ class CommandError(Exception):
 
 
 class Driver:
-    def __init__(self, net, topo):
+    def __init__(self, net, topo, shims=None):
         self.net = net
         self.topo = topo
+        self.shims = shims
         self.jobs = {}
         self.tracked = []
 
@@ -106,7 +114,8 @@ class Driver:
         for h in self.net.hosts:
             intf = h.defaultIntf()
             peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
-            hosts[h.name] = {"ip": h.IP(), "mac": h.MAC(), "switch": peer.node.name, "port": peer.node.ports[peer]}
+            hosts[h.name] = {"ip": h.IP(), "mac": h.MAC(), "switch": peer.node.name, "port": peer.node.ports[peer],
+                             "pid": h.pid, "intf": intf.name}
         return {"switches": switches, "hosts": hosts}
 
     # ---- commands
@@ -261,6 +270,20 @@ class Driver:
             raise CommandError("%s did not finish within %ss" % (" ".join(argv), timeout))
         return {"rc": p.returncode, "out": out.decode(errors="replace")}
 
+    def op_shim(self, host, path="/stats"):
+        if self.shims is None:
+            raise CommandError("the fabric runs no shims (driver option --shims)")
+        if host not in self.shims.shims:
+            raise CommandError("no shim on %r" % host)
+        if not path.startswith("/"):
+            raise CommandError("path %r does not start with /" % path)
+        return {"body": json.loads(self.shims[host].get(path))}
+
+    def op_ports(self, switch):
+        sw = self.node(switch, kind="switch")
+        with urllib.request.urlopen("http://%s/ports" % sw.admin_addr, timeout=5) as r:
+            return {"ports": json.loads(r.read())}
+
     def op_track(self, pid):
         pid = int(pid)
         self.tracked.append(pid)
@@ -324,6 +347,7 @@ def main(argv=None):
     ap.add_argument("--prefix", required=True, help="node name prefix (keeps interface names apart from other runs)")
     ap.add_argument("--netcfg", required=True, help="where to write the fabric's ONOS network configuration")
     ap.add_argument("--bw", type=float, default=100, help="link rate in Mbit/s (p4switch port rates)")
+    ap.add_argument("--shims", action="store_true", help="a host shim on every host (needs $FAIRFABRIC_KAFKA)")
     args = ap.parse_args(argv)
 
     # The protocol gets its own copy of standard output; fd 1 itself goes to standard error
@@ -338,9 +362,19 @@ def main(argv=None):
 
     net, topo = fabric.build(args.topo, prefix=args.prefix, bw=args.bw)
     fabric.start(net)  # stops what it started when it fails
-    driver = Driver(net, topo)
+    shims = None
     try:
-        fabric.write_netcfg(net, topo, args.netcfg)
+        if args.shims:
+            shims = ShimSet(net)
+    except Exception:
+        fabric.stop(net)
+        raise
+    driver = Driver(net, topo, shims)
+    try:
+        if shims:
+            fabric.write_netcfg(net, topo, args.netcfg, shims=True)
+        else:
+            fabric.write_netcfg(net, topo, args.netcfg)
         ready = {"ready": True, "netcfg": os.path.abspath(args.netcfg), "pid": os.getpid()}
         ready.update(driver.describe())
         proto.write(json.dumps(ready) + "\n")
@@ -354,6 +388,8 @@ def main(argv=None):
         return 0
     finally:
         driver.close()
+        if shims:
+            shims.stop()
         fabric.stop(net)
 
 

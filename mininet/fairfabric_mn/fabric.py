@@ -157,9 +157,14 @@ def netcfg(net, topo):
     return {"devices": devices, "ports": ports, "links": links, "hosts": hosts, "apps": {}}
 
 
-def write_netcfg(net, topo, path):
+def write_netcfg(net, topo, path, shims=False):
+    """Writes the network configuration; shims: every host marked as running the host shim."""
+    cfg = netcfg(net, topo)
+    if shims:
+        for entry in cfg["hosts"].values():
+            entry["fairfabric"] = {"shim": True}
     with open(path, "w") as f:
-        json.dump(netcfg(net, topo), f, indent=2, sort_keys=True)
+        json.dump(cfg, f, indent=2, sort_keys=True)
         f.write("\n")
 
 

@@ -15,6 +15,9 @@ Prints one line per figure, "[fabric MODE] NAME VALUE ...":
   ping        p50/p99 RTT (ms) and loss of pings on a loaded path while the eight run
   cpu         CPU seconds of the switch processes (p4switch; 0 for kernel) and of the whole
               machine (all CPUs, everyone's) during the eight flows, per second
+  cpu per forwarded packet
+              the same CPU divided by the packets the switches (egress, every port) or
+              routers (tx) forwarded during the eight flows: ns per packet per hop
 """
 
 import argparse
@@ -106,7 +109,28 @@ def tm_drops(switches):
     return total
 
 
-def measure(mode, hosts, switch_pids, seconds, switches=()):
+def switch_packets(switches):
+    """Packets the p4switch switches sent through egress (admin interface: dequeued, all ports)."""
+    import urllib.request
+    total = 0
+    for sw in switches:
+        with urllib.request.urlopen("http://%s/ports" % sw.admin_addr, timeout=5) as r:
+            total += sum(p["dequeued"] for p in json.load(r))
+    return total
+
+
+def router_packets(routers):
+    """Packets the Linux routers sent (tx_packets of their interfaces)."""
+    total = 0
+    for r in routers:
+        for line in r.cmd("cat /proc/net/dev").splitlines()[2:]:
+            name, _, counters = line.partition(":")
+            if name.strip() != "lo" and counters.split():
+                total += int(counters.split()[9])
+    return total
+
+
+def measure(mode, hosts, switch_pids, seconds, switches=(), routers=()):
     """The single flow, then the eight with pings; prints and returns the figures."""
     src, dst = hosts[0], hosts[-1]
     srv = iperf_server(dst, 5201)
@@ -120,6 +144,8 @@ def measure(mode, hosts, switch_pids, seconds, switches=()):
     pairs = pairs_for(hosts)
     servers = [iperf_server(d, 5301 + i) for i, (_, d) in enumerate(pairs)]
     time.sleep(0.5)
+    count = (lambda: switch_packets(switches)) if switches else (lambda: router_packets(routers))
+    pkts0 = count()
     cpu0, busy0 = cpu_seconds(switch_pids), machine_busy()
     t0 = time.time()
     clients = [iperf_client(s, d.IP(), 5301 + i, seconds) for i, (s, d) in enumerate(pairs)]
@@ -130,6 +156,7 @@ def measure(mode, hosts, switch_pids, seconds, switches=()):
     rates = [goodput(c, seconds) for c in clients]
     elapsed = time.time() - t0
     cpu1, busy1 = cpu_seconds(switch_pids), machine_busy()
+    pkts = max(1, count() - pkts0)
     out = ping.communicate(timeout=60)[0].decode()
     for s in servers:
         try:
@@ -144,8 +171,16 @@ def measure(mode, hosts, switch_pids, seconds, switches=()):
     say(mode, "ping under load %s -> %s: p50 %.2f ms p99 %.2f ms loss %s%% (%d replies)" % (
         pairs[0][0].name, pairs[0][1].name, percentile(rtts, 50), percentile(rtts, 99), m.group(1) if m else "?", len(rtts)))
     busy = (busy1[0] - busy0[0]) / float(max(1, busy1[1] - busy0[1])) * os.cpu_count()
+    load = open("/proc/loadavg").read().split()[0]
     say(mode, "cpu switches %.2f s/s, machine %.2f of %d CPUs busy (loadavg %s)" % (
-        (cpu1 - cpu0) / elapsed, busy, os.cpu_count(), open("/proc/loadavg").read().split()[0]))
+        (cpu1 - cpu0) / elapsed, busy, os.cpu_count(), load))
+    # Per forwarded packet (every hop counts): the switch processes' CPU (p4switch only;
+    # Linux routers forward in softirq, charged to no process) and the whole machine's
+    # busy CPU, which includes iperf3, the hosts' TCP stacks and everyone else's work.
+    machine_ns = busy * elapsed * 1e9 / pkts
+    switch_ns = ("switches %.0f ns/packet, " % ((cpu1 - cpu0) * 1e9 / pkts)) if switch_pids else ""
+    say(mode, "cpu per forwarded packet (%d hop-packets): %smachine %.0f ns/packet (loadavg %s)" % (
+        pkts, switch_ns, machine_ns, load))
     return single, rates, rtts
 
 
@@ -279,7 +314,7 @@ def run_kernel(bw, seconds, depth=64):
             if time.time() > deadline:
                 raise RuntimeError("kernel fat-tree: no all-pairs reachability within 60 s")
         say("kernel", "20 Linux routers, all-pairs reachability")
-        return measure("kernel", hosts, [], seconds)
+        return measure("kernel", hosts, [], seconds, routers=list(routers.values()))
     finally:
         net.stop()
 

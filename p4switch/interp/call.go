@@ -30,8 +30,13 @@ func orderedArgs(args []ast.Arg, params []*ast.Param) []ast.Expr {
 }
 
 // bindArgs compiles copy-in (into the parameter slots at offs) and copy-out.
-func (c *compiler) bindArgs(e *env, args []ast.Arg, params []*ast.Param, offs []int) (in, out func(*State)) {
+//
+// touched (nil for actions and functions) gives, per in/inout parameter of a
+// block instance, the parts the instance accesses: those are all that is
+// copied when the arguments cannot overlap (see touches.go).
+func (c *compiler) bindArgs(e *env, args []ast.Arg, params []*ast.Param, offs []int, touched [][]segment) (in, out func(*State)) {
 	ordered := orderedArgs(args, params)
+	partial := c.partialCopies(e, ordered, params, offs, touched)
 	var evals, copies, outs []func(*State)
 	for i, p := range params {
 		if offs[i] < 0 {
@@ -41,6 +46,26 @@ func (c *compiler) bindArgs(e *env, args []ast.Arg, params []*ast.Param, offs []
 		off, n := offs[i], l.Size
 		a := ordered[i]
 		_, dontCare := a.(*ast.DontCare)
+		if from, ok := partial[i]; ok {
+			segs := touched[i]
+			for _, s := range segs {
+				c.touch(from+s.off, s.n)
+			}
+			// copied in as the argument is evaluated (left to right)
+			evals = append(evals, func(st *State) {
+				for _, s := range segs {
+					copy(st.S[off+s.off:off+s.off+s.n], st.S[from+s.off:from+s.off+s.n])
+				}
+			})
+			if p.Dir == "inout" {
+				outs = append(outs, func(st *State) {
+					for _, s := range segs {
+						copy(st.S[from+s.off:from+s.off+s.n], st.S[off+s.off:off+s.off+s.n])
+					}
+				})
+			}
+			continue
+		}
 		switch {
 		case p.Dir == "out":
 			copies = append(copies, func(st *State) { clear(st.S[off : off+n]) })
@@ -77,6 +102,55 @@ func (c *compiler) bindArgs(e *env, args []ast.Arg, params []*ast.Param, offs []
 	return in, out
 }
 
+// partialCopies returns, for each parameter whose touched parts alone are
+// copied, the argument's first slot. That needs every argument bound to an
+// in, out or inout parameter that is storage to be at static slots that no
+// other such argument overlaps.
+func (c *compiler) partialCopies(e *env, args []ast.Expr, params []*ast.Param, offs []int, touched [][]segment) map[int]int {
+	if touched == nil {
+		return nil
+	}
+	type span struct{ i, off, n int }
+	var spans []span
+	for i, p := range params {
+		if offs[i] < 0 || args[i] == nil {
+			continue
+		}
+		if _, dontCare := args[i].(*ast.DontCare); dontCare {
+			continue
+		}
+		lv, ok := c.staticArg(e, args[i])
+		if !ok {
+			if p.Dir != "in" || isStorage(args[i]) {
+				return nil // a run-time location might overlap another argument
+			}
+			continue // a computed value: copied in, cannot overlap
+		}
+		if lv.l.Kind == KScalar {
+			// a scalar is one copy anyway; and its type may differ from the parameter's
+			if p.Dir != "in" {
+				return nil
+			}
+			continue
+		}
+		spans = append(spans, span{i, lv.off, lv.l.Size})
+	}
+	for a := range spans {
+		for b := a + 1; b < len(spans); b++ {
+			if spans[a].off < spans[b].off+spans[b].n && spans[b].off < spans[a].off+spans[a].n {
+				return nil
+			}
+		}
+	}
+	partial := map[int]int{}
+	for _, s := range spans {
+		if touched[s.i] != nil && s.n == c.layoutOf(c.info.DeclTypes[params[s.i]]).Size {
+			partial[s.i] = s.off
+		}
+	}
+	return partial
+}
+
 func (c *compiler) callStmt(e *env, call *ast.Call) stmtFn {
 	ci := c.info.Calls[call]
 	if ci == nil {
@@ -95,7 +169,7 @@ func (c *compiler) callStmt(e *env, call *ast.Call) stmtFn {
 	case check.CallAction:
 		a := c.action(e, ci.Action)
 		offs := c.paramOffsets(a)
-		in, out := c.bindArgs(e, call.Args, ci.Action.Params, offs)
+		in, out := c.bindArgs(e, call.Args, ci.Action.Params, offs, nil)
 		run := a.Run
 		return func(st *State) int {
 			in(st)
@@ -217,7 +291,7 @@ func (c *compiler) withPre(v val, pre func(*State)) val {
 func (c *compiler) functionCall(e *env, call *ast.Call, ci *check.CallInfo) (func(*State) int, val) {
 	fd := ci.Function
 	fc := c.functionInst(fd)
-	in, out := c.bindArgs(e, call.Args, fd.Params, fc.offs)
+	in, out := c.bindArgs(e, call.Args, fd.Params, fc.offs, nil)
 	body := fc.body
 	run := func(st *State) int {
 		in(st)
@@ -271,7 +345,7 @@ func (c *compiler) blockApply(e *env, call *ast.Call, ci *check.CallInfo) stmtFn
 	if !ok {
 		c.fail(call.Pos, "cannot apply this instance")
 	}
-	in, out := c.bindArgs(e, call.Args, bi.params, bi.offs)
+	in, out := c.bindArgs(e, call.Args, bi.params, bi.offs, bi.touched)
 	run := bi.run
 	if bi.isParser {
 		// a sub-parser that rejects makes the calling parser reject too

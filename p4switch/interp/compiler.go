@@ -31,6 +31,9 @@ type compiler struct {
 	declOrder  map[*ast.ActionDecl]int
 	actOrder   map[*Action][3]int
 	funcs      map[*ast.FunctionDecl]*funcInst
+	touching   []*touchSet // innermost last: the block instances being compiled
+	lvDepth    int         // nesting of lvalue calls (only the outermost records)
+	noTouch    int         // > 0: lvalue records nothing
 }
 
 // env maps declarations to storage and runtime objects within one block instance.
@@ -167,6 +170,7 @@ func (c *compiler) main() {
 	p.Hdr = c.alloc(p.HdrLayout.Size)
 	p.Meta = c.alloc(p.MetaLayout.Size)
 	p.Std = c.alloc(p.StdLayout.Size)
+	p.Zeroed = c.prog.Slots
 	for _, f := range p.StdLayout.Fields {
 		p.StdField[f.Name] = p.Std + f.Off
 	}

@@ -354,6 +354,19 @@ func (c *compiler) storeFn(v val, l *Layout) func(*State, []uint64) {
 		m := mask(l.Width)
 		return func(st *State, dst []uint64) { dst[0] = u(st) & m }
 	case l.Kind == KScalar:
+		if lv := v.lv; lv != nil && lv.slice == nil && v.l == lv.l && v.l.Kind == KScalar &&
+			v.l.Width == l.Width && v.l.Signed == l.Signed && v.l.Words == l.Words {
+			// storage of the same type: its words as they are (no big.Int)
+			n := l.Words
+			return func(st *State, dst []uint64) {
+				a := lv.address(st)
+				if a < 0 {
+					clear(dst)
+					return
+				}
+				copy(dst, st.S[a:a+n])
+			}
+		}
 		b := v.toBig()
 		w := l.Width
 		return func(st *State, dst []uint64) { wordsFromBig(b(st), w, dst) }

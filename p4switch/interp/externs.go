@@ -13,6 +13,7 @@ import (
 type blockInst struct {
 	params   []*ast.Param
 	offs     []int
+	touched  [][]segment // per in/inout parameter: the parts the instance accesses (nil: all)
 	run      func(*State) int
 	isParser bool
 }
@@ -62,9 +63,18 @@ func (c *compiler) newObject(e *env, t check.Type, args []ast.Arg, name string, 
 			}
 			offs[i] = c.alloc(c.layoutOf(c.info.DeclTypes[p]).Size)
 		}
+		ts := &touchSet{}
+		c.touching = append(c.touching, ts)
 		run := c.instantiate(ref, offs)
+		c.touching = c.touching[:len(c.touching)-1]
+		touched := make([][]segment, len(params))
+		for i, p := range params {
+			if offs[i] >= 0 && (p.Dir == "in" || p.Dir == "inout") {
+				touched[i] = ts.within(offs[i], c.layoutOf(c.info.DeclTypes[p]).Size)
+			}
+		}
 		_, isParser := u.Decl.(*ast.ParserDecl)
-		return &blockInst{params: params, offs: offs, run: run, isParser: isParser}
+		return &blockInst{params: params, offs: offs, touched: touched, run: run, isParser: isParser}
 	case *check.Extern:
 		switch u.Decl.Name {
 		case "counter", "direct_counter":

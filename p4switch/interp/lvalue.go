@@ -7,8 +7,20 @@ import (
 	"github.com/fairfabric/fairfabric/p4switch/p4/check"
 )
 
-// lvalue compiles an expression denoting storage.
+// lvalue compiles an expression denoting storage. The slots it denotes
+// are recorded as touched by the block being compiled (see touches.go).
 func (c *compiler) lvalue(e *env, x ast.Expr) *lval {
+	outer := c.lvDepth == 0
+	c.lvDepth++
+	lv := c.lvalueOf(e, x)
+	c.lvDepth--
+	if outer {
+		c.touchLval(e, x, lv)
+	}
+	return lv
+}
+
+func (c *compiler) lvalueOf(e *env, x ast.Expr) *lval {
 	switch x := x.(type) {
 	case *ast.Ident:
 		o := c.info.Uses[x]
@@ -40,7 +52,10 @@ func (c *compiler) lvalue(e *env, x ast.Expr) *lval {
 		if v, ok := c.info.Consts[x.Index]; ok {
 			return c.stackElem(base, func(*State) int { return int(v.Int64()) }, int(v.Int64()))
 		}
+		depth := c.lvDepth
+		c.lvDepth = 0 // the index is an access of its own
 		idx := c.expr(e, x.Index)
+		c.lvDepth = depth
 		iu := c.scalarU(idx, idx.l)
 		return c.stackElem(base, func(st *State) int {
 			v := iu(st)

@@ -10,8 +10,16 @@ import (
 // Program is a compiled P4 program: the control-plane objects and the
 // entry points of the v1model blocks.
 type Program struct {
-	Info      *check.Info
-	Slots     int
+	Info  *check.Info
+	Slots int
+	// Zeroed is how many leading slots State.Reset clears: those up to the
+	// end of the top-level arguments (headers invalid, metadata and
+	// standard metadata zero). The slots after them (block parameters,
+	// locals, temporaries) are written before they are read: parameters
+	// are copied in or cleared (out), locals cleared or initialised at
+	// their declaration, temporaries stored; so clearing them per packet
+	// (most of a program's slots) would be wasted.
+	Zeroed    int
 	Tables    []*Table
 	Actions   []*Action // every control-plane visible action; several may share a name
 	Counters  []*Counter

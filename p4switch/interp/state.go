@@ -54,9 +54,28 @@ func (p *Program) NewState() *State {
 	return &State{S: make([]uint64, p.Slots), P: p, Rand: rand.New(rand.NewSource(1))}
 }
 
+// PoisonScratch makes Reset fill the slots it does not clear (see
+// Program.Zeroed) with a garbage pattern instead of leaving the previous
+// packet's values, so that tests catch a slot read before it is written.
+// Tests set it before any pipeline runs.
+var PoisonScratch = false
+
+// poison is what PoisonScratch writes: a value a zero-initialised run
+// would not produce.
+const poison = 0x5a5a5a5a5a5a5a5a
+
 // Reset prepares st for a new packet.
 func (st *State) Reset(pkt []byte, now time.Duration) {
-	clear(st.S)
+	zeroed := st.P.Zeroed
+	if zeroed == 0 { // a Program not made by Compile
+		zeroed = len(st.S)
+	}
+	clear(st.S[:zeroed])
+	if PoisonScratch {
+		for i := zeroed; i < len(st.S); i++ {
+			st.S[i] = poison
+		}
+	}
 	st.Pkt, st.Off, st.Now, st.Length = pkt, 0, now, len(pkt)
 	st.Out.buf, st.Out.bits = st.Out.buf[:0], 0
 	st.Clones, st.Digests = st.Clones[:0], st.Digests[:0]

@@ -53,7 +53,7 @@ func (c *compiler) finishTable(e *env, d *ast.TableDecl, t *Table) {
 			ta := &TableAction{Action: a, Annos: r.Annos, DefaultOnly: r.Annos.Has("defaultonly"), TableOnly: r.Annos.Has("tableonly")}
 			if len(r.Args) > 0 {
 				offs := c.paramOffsets(a)
-				in, out := c.bindArgs(e, r.Args, a.Decl.Params[:len(r.Args)], offs[:len(r.Args)])
+				in, out := c.bindArgs(e, r.Args, a.Decl.Params[:len(r.Args)], offs[:len(r.Args)], nil)
 				ta.bind, ta.bindOut = in, out
 			}
 			t.Actions = append(t.Actions, ta)

@@ -43,7 +43,7 @@ trap 'exit 130' INT TERM
 say demo "Kafka broker: $FAIRFABRIC_KAFKA"
 # shellcheck source=tools/lib/monitor-java.sh
 source "$FF_ROOT/tools/lib/monitor-java.sh"
-ff_monitor_start_bg 0
+ff_monitor_start_bg 0 --reset
 say demo "starting the fabric (Mininet, p4switch) and the controller"
 mkdir -p "$FF_RUN"
 (cd "$FF_ROOT/mininet" && "$FF_VENV/bin/python" -m fairfabric_mn.demo --kafka "$FAIRFABRIC_KAFKA" "${demo_args[@]}")

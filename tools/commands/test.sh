@@ -76,7 +76,8 @@ check_oar() {
     grep -q '^Karaf-Commands: org.fairfabric.onos.cli$' <<<"$manifest" || { echo "$oar: bundle lacks Karaf-Commands"; return 1; }
     grep -q '^WEB-INF/classes/p4info.txt$' <<<"$bundle" || { echo "$oar: bundle lacks the pipeconf's P4Info"; return 1; }
     grep -q '^WEB-INF/web.xml$' <<<"$bundle" || { echo "$oar: bundle lacks WEB-INF/web.xml"; return 1; }
-    echo "$oar: bundle $jar has /onos/fairfabric, the Karaf commands, web.xml and the pipeconf"
+    grep -q '^OSGI-INF/org.fairfabric.onos.platform.FabricPlatformComponent.xml$' <<<"$bundle" || { echo "$oar: bundle lacks the platform component"; return 1; }
+    echo "$oar: bundle $jar has /onos/fairfabric, the Karaf commands, web.xml, the pipeconf and the platform component"
 }
 
 for s in "${suites[@]}"; do
@@ -110,10 +111,17 @@ for s in "${suites[@]}"; do
             tail -n 1 "$FF_RUN/logs/test-python.log" | sed 's/^/    /'
             ;;
         gui)
-            # After java: the controller's classes are what the live fabric runs.
+            # After java: the controller's classes are what the live fabric runs. A monitor instance
+            # (stopped again below unless it ran before) gives the links their measured loads.
+            gui_monitor_was_running=0
+            pid_alive monitor-0 && gui_monitor_was_running=1
+            # shellcheck source=tools/lib/monitor-java.sh
+            source "$FF_ROOT/tools/lib/monitor-java.sh"
+            ff_monitor_start_bg 0 --reset
             run_suite gui "$FF_RUN/logs/test-gui.log" env FF_VENV="$FF_VENV" bash -c \
                 'cd apps/gui && npm run --silent build && npm test && npm run test:live'
-            { grep -E '^# (tests|pass|fail|skipped)|^not ok|^# (tenant|link|iperf3|busiest|ping)' "$FF_RUN/logs/test-gui.log" || true; } | sed 's/^/    /' | head -n 30
+            { grep -E '^# (tests|pass|fail|skipped)|^not ok|^# (tenant|link|iperf3|busiest|ping|loads)' "$FF_RUN/logs/test-gui.log" || true; } | sed 's/^/    /' | head -n 30
+            [ "$gui_monitor_was_running" = 1 ] || stop_pid monitor-0
             ;;
     esac
 done

@@ -43,6 +43,7 @@ func run() error {
 		mode      = flag.String("mode", string(datapath.Lossless), "lossless (backpressure) or lossy (tail-drop queues)")
 		lossyQ    = flag.Uint("lossy-queue-bytes", 64*1514, "per session-path queue in lossy mode (bytes; at least one 64 KB GSO packet)")
 		burst     = flag.Duration("burst", 2*time.Millisecond, "HTB burst of each session-path class, as time at its rate")
+		gsoSegs   = flag.Int("gso-max-segs", 1, "segments per GSO packet on -dev while the shim runs (0: leave the interface's); 1 makes the per-packet path split per frame")
 		period    = flag.Duration("period", time.Second, "telemetry period T")
 		buffer    = flag.Int("telemetry-buffer", 1000, "records buffered while the broker is unreachable; beyond, records are dropped and counted")
 		metrics   = flag.String("metrics", "127.0.0.1:9464", "health and metrics HTTP address (localhost)")
@@ -73,7 +74,7 @@ func run() error {
 	if a := ln.Addr().(*net.TCPAddr); !a.IP.IsLoopback() {
 		return fmt.Errorf("metrics endpoint %s is not on localhost", a)
 	}
-	dp, err := datapath.Open(datapath.Config{NetnsPath: *nsPath, Ifname: *ifname, Mode: datapath.Mode(*mode), LossyQueueBytes: uint32(*lossyQ), Burst: *burst})
+	dp, err := datapath.Open(datapath.Config{NetnsPath: *nsPath, Ifname: *ifname, Mode: datapath.Mode(*mode), LossyQueueBytes: uint32(*lossyQ), Burst: *burst, GSOMaxSegs: *gsoSegs})
 	if err != nil {
 		return err
 	}

@@ -56,6 +56,15 @@ class Result:
                     "paper_values": {}, "problems": {}, "checks": [], "summary": []}
         self.t0 = time.time()
 
+    @classmethod
+    def load(cls, path):
+        """A written result (NAME.json), e.g. to draw its figure again."""
+        with open(path) as f:
+            doc = json.load(f)
+        res = cls.__new__(cls)
+        res.name, res.doc, res.t0 = doc["experiment"], doc, time.time()
+        return res
+
     def series(self, name, value):
         self.doc["series"][name] = value
 

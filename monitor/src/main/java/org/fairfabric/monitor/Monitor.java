@@ -11,11 +11,14 @@ import org.apache.kafka.streams.StreamsConfig;
 /** One monitor instance in the foreground: {@code ./fairfabric monitor}. */
 public final class Monitor {
     /**
-     * How long a task waits for an input partition with unfetched data before going on without it.
-     * With the grace (1.5 s) the broker tests lost the first periods at start; with 10 s they pass,
-     * at the price of the lag `bench monitor` measures (docs/monitor.md).
+     * Task idling (max.task.idle.ms): 0 = wait only for input data known to be on the broker but not
+     * fetched yet, never for producers of caught-up inputs. A positive value also makes the task
+     * wait that long whenever a sparse input (session reports, topology, data-plane events) goes
+     * empty again after a record, which stalled the whole view for that long (the 10 s of the first
+     * version: the demo's 12-79 s stale figures, the bench's seconds of lag). Ordering across inputs
+     * is the input watermark's job (docs/monitor.md, "Clocks").
      */
-    public static final long MAX_TASK_IDLE_MS = 10_000;
+    public static final long MAX_TASK_IDLE_MS = 0;
     private Monitor() {
     }
 
@@ -28,11 +31,11 @@ public final class Monitor {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, o.stateDir().toAbsolutePath().toString());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        // two threads: the readers' task and the stages' tasks run side by side
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         // Wait for input partitions that have data not fetched yet (at start, or behind a slow fetch on a
-        // loaded machine) before taking another input's later records: one input running ahead of
-        // another would make the other's reports late. Caught-up (empty) partitions are not waited for.
+        // loaded machine) before taking another input's later records; caught-up partitions are not waited for.
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, MAX_TASK_IDLE_MS);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // a killed instance's partitions move to the others after this long
@@ -45,10 +48,15 @@ public final class Monitor {
         Properties admin = new Properties();
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrap());
         Topics topics = new Topics(o.topicSuffix());
+        Properties config = streamsConfig(o);
         try (Admin a = Admin.create(admin)) {
+            if (o.reset()) {
+                MonitorReset.reset(a, topics, config.getProperty(StreamsConfig.APPLICATION_ID_CONFIG), o.stateDir());
+                System.out.println("monitor: reset (the monitor's topics, consumer group and " + o.stateDir() + " deleted)");
+            }
             MonitorTopics.ensure(a, topics, o.partitions());
         }
-        KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, o.settings()), streamsConfig(o));
+        KafkaStreams streams = new KafkaStreams(MonitorTopology.build(topics, o.settings(), o.reset()), config);
         streams.setUncaughtExceptionHandler(e -> {
             System.err.println("monitor: stream thread failed: " + e);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse

@@ -5,17 +5,19 @@ import java.util.Map;
 
 /** The command line of {@code ./fairfabric monitor}; a bad option is an {@link IllegalArgumentException}. */
 public record MonitorOptions(String bootstrap, int instanceId, String topicSuffix, int partitions, Path stateDir,
-                             MonitorSettings settings) {
+                             MonitorSettings settings, boolean reset) {
 
     public static final String USAGE = String.join("\n",
             "usage: monitor [--kafka HOST:PORT] [--instance-id N] [--topic-suffix S] [--partitions N]",
             "               [--state-dir DIR] [--period-ms MS] [--grace-ms MS] [--activity-window-ms MS]",
             "               [--liveness-timeout-ms MS] [--violation-hold-ms MS] [--violation-tolerance F]",
-            "               [--input-lag-ms MS]",
+            "               [--input-lag-ms MS] [--reset]",
             "  --kafka        broker (default: $FAIRFABRIC_KAFKA)",
             "  --instance-id  this instance's number; instances of one suffix share the work (default 0)",
             "  --partitions   partitions of the monitor's internal topics when it creates them (default 2)",
             "  --state-dir    local state (default .run/monitor/<instance-id>)",
+            "  --reset        a fresh view: delete the monitor's own topics, consumer group and local state",
+            "                 first, then start at the end of the inputs (the demo and the GUI tests use it)",
             "  defaults: period 1000, grace 1500, activity window 3000, liveness timeout 30000,",
             "            violation hold 3000 ms, violation tolerance 0.05, input lag 5000");
 
@@ -33,8 +35,13 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
         long hold = d.violationHoldMs();
         double tolerance = d.violationTolerance();
         long inputLag = d.inputLagMs();
+        boolean reset = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
+            if (a.equals("--reset")) {
+                reset = true;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(a.startsWith("--") ? a + " needs a value" : "unknown argument '" + a + "'");
             }
@@ -72,7 +79,7 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
             stateDir = Path.of(".run", "monitor", Integer.toString(instance));
         }
         return new MonitorOptions(bootstrap, instance, suffix, partitions, stateDir,
-                new MonitorSettings(period, grace, window, timeout, hold, tolerance, inputLag));
+                new MonitorSettings(period, grace, window, timeout, hold, tolerance, inputLag), reset);
     }
 
     private static long number(String option, String value, long min, long max) {

@@ -1,5 +1,8 @@
 package org.fairfabric.monitor;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The monitor's rules, all in milliseconds (docs/monitor.md, "Rules").
  *
@@ -47,6 +50,31 @@ public record MonitorSettings(long periodMs, long graceMs, long activityWindowMs
     public long periodOf(long startMs, long endMs) {
         long mid = startMs + (endMs - startMs) / 2;
         return Math.floorDiv(mid, periodMs) * periodMs;
+    }
+
+    /** A part of a report's interval: the period it falls in and its share of the interval (shares add up to 1). */
+    public record Share(long period, double fraction) {
+    }
+
+    /**
+     * The periods that [startMs, endMs) overlaps, oldest first, each with the share of the interval
+     * inside it. Byte counts are split by these shares, so reports and counter readings whose
+     * intervals are not aligned to the periods (every shim and the poller have their own phase and
+     * jitter) still give each period exactly the bytes of its own time.
+     */
+    public List<Share> split(long startMs, long endMs) {
+        if (endMs <= startMs) {
+            return List.of(new Share(Math.floorDiv(startMs, periodMs) * periodMs, 1.0));
+        }
+        List<Share> out = new ArrayList<>();
+        double length = endMs - startMs;
+        for (long p = Math.floorDiv(startMs, periodMs) * periodMs; p < endMs; p += periodMs) {
+            long overlap = Math.min(endMs, p + periodMs) - Math.max(startMs, p);
+            if (overlap > 0) {
+                out.add(new Share(p, overlap / length));
+            }
+        }
+        return out;
     }
 
     /** True when period {@code periodStart} is closed at clock {@code clockMs}. */

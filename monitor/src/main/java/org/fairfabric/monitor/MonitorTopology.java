@@ -39,6 +39,11 @@ public final class MonitorTopology {
     }
 
     public static Topology build(Topics topics, MonitorSettings settings) {
+        return build(topics, settings, false);
+    }
+
+    /** @param fromEnd a new application starts at the end of the input topics (after {@code --reset}), else at their start */
+    public static Topology build(Topics topics, MonitorSettings settings, boolean fromEnd) {
         StreamsBuilder b = new StreamsBuilder();
         b.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(Catalog.STORE), STRING, STRING)
                         .withLoggingDisabled(),
@@ -49,7 +54,11 @@ public final class MonitorTopology {
         for (String s : readerStores) {
             b.addStateStore(store(s));
         }
-        route(b.stream(topics.inputs(), Consumed.with(STRING, STRING)).process(() -> new InputDispatcher(Map.of(
+        Consumed<String, String> inputs = Consumed.with(STRING, STRING);
+        if (fromEnd) {
+            inputs = inputs.withOffsetResetPolicy(Topology.AutoOffsetReset.LATEST);
+        }
+        route(b.stream(topics.inputs(), inputs).process(() -> new InputDispatcher(Map.of(
                 topics.shimSessions, new SessionReportReader(topics.shimSessions, settings),
                 topics.shimPathBytes, new PathBytesReader(topics.shimPathBytes, settings),
                 topics.portStats, new PortStatsReader(topics.portStats, settings),
@@ -76,9 +85,13 @@ public final class MonitorTopology {
         return b.build();
     }
 
-    /** A persistent store; Kafka Streams backs it with a changelog topic (logging is on by default). */
+    /**
+     * A persistent store; Kafka Streams backs it with a changelog topic (logging is on by default).
+     * Cached: the many updates of one key between two commits (a period's accumulator, a stage's
+     * clock) reach RocksDB and the changelog once per commit, not once per signal.
+     */
     private static StoreBuilder<KeyValueStore<String, String>> store(String name) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), STRING, STRING);
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), STRING, STRING).withCachingEnabled();
     }
 
     private static void route(KStream<String, Out> out, Topics topics) {

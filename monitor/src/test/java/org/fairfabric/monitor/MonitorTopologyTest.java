@@ -163,15 +163,29 @@ class MonitorTopologyTest {
     }
 
     @Test
-    void theLatestReportOfASessionPathInAPeriodWinsAndReceiversAddUp() {
-        pipePathBytes(0, true);
-        ObjectNode again = pathBytes(0, true);
-        again.put("seq", 99).put("period_start_ms", T0 + 10); // same monitor period, newer report
-        ((ObjectNode) again.get("entries").get(0)).put("ip_bytes", 1_000_000).put("packets", 1000);
-        m.pipe(t.shimPathBytes, "h2", Json.write(again), T0 + 1010);
-        pipePathBytes(3, false);
-        JsonNode uplink = latest(m.read(t.links)).get(UPLINK);
+    void reportsAndCounterReadingsNotAlignedToThePeriodsAreSplitByTheirOverlap() {
+        // the shim reports [T0+400, T0+1400) and [T0+1400, T0+2400), 1 MB each: period T0+1000 holds
+        // 40 % of the first and 60 % of the second: 1 MB
+        for (int k = 0; k < 2; k++) {
+            ObjectNode r = pathBytes(0, true);
+            r.put("seq", 50 + k).put("period_start_ms", T0 + 400 + 1000L * k);
+            ((ObjectNode) r.get("entries").get(0)).put("ip_bytes", 1_000_000).put("packets", 1000);
+            m.pipe(t.shimPathBytes, "h2", Json.write(r), T0 + 1400 + 1000L * k);
+        }
+        // the uplink's switch counter read at T0+300 and T0+1700 (a late poll): 2.8 MB over 1.4 s
+        ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1");
+        stats.put("ts_ms", T0 + 300);
+        m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0 + 300);
+        ObjectNode port = (ObjectNode) stats.get("ports").get(0);
+        port.put("tx_bytes", port.get("tx_bytes").asLong() + 2_800_000);
+        stats.put("seq", 8).put("ts_ms", T0 + 1700);
+        m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0 + 1700);
+        pipePathBytes(4, false);
+        JsonNode uplink = m.read(t.links).stream().filter(o -> o.key().equals(UPLINK) && o.value() != null
+                && o.value().path("period_start_ms").asLong() == T0 + 1000).findFirst().orElseThrow().value();
         assertEquals((1_000_000 + 1000 * 18) * 8.0, uplink.get("load_bps_shim").asDouble(), 1e-6);
+        assertEquals(1_400_000 * 8.0, uplink.get("load_bps_switch").asDouble(), 1e-6,
+                "0.7 s of the 1.4 s reading fall in the period: 1.4 MB");
     }
 
     @Test

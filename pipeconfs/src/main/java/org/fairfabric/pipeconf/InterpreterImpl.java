@@ -25,7 +25,6 @@ import org.onosproject.net.flow.TrafficTreatment;
 import org.onosproject.net.flow.criteria.Criterion;
 import org.onosproject.net.flow.instructions.Instruction;
 import org.onosproject.net.flow.instructions.Instructions.OutputInstruction;
-import org.onosproject.net.packet.DefaultInboundPacket;
 import org.onosproject.net.packet.InboundPacket;
 import org.onosproject.net.packet.OutboundPacket;
 import org.onosproject.net.pi.model.PiMatchFieldId;
@@ -154,6 +153,7 @@ public class InterpreterImpl extends AbstractHandlerBehaviour implements PiPipel
         // (an unanswered echo) has no physical ingress port.
         long port = event.ingressPort() == FabricConstants.CPU_PORT ? event.eventPort() : event.ingressPort();
         PortNumber in = port == FabricConstants.CPU_PORT ? CONTROLLER : PortNumber.portNumber(port);
-        return new DefaultInboundPacket(new ConnectPoint(deviceId, in), ethernet, ByteBuffer.wrap(frame));
+        return new FabricInboundPacket(new ConnectPoint(deviceId, in), ethernet, ByteBuffer.wrap(frame),
+                operation.metadatas());
     }
 }

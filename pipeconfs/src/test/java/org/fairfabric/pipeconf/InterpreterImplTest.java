@@ -183,6 +183,12 @@ class InterpreterImplTest {
         assertEquals((short) 0x88B6, in.parsed().getEtherType());
         assertEquals(new PacketInEvent(1, PacketInReason.EVENT, 2, EventMetric.QUEUE_DEPTH,
                 EventDirection.INCREASE, 45), PacketInEvent.fromMetadata(op.metadatas()));
+        // the packet_in fields travel with the packet to the app's packet processor
+        java.util.Map<String, Long> fields = ((FabricInboundPacket) in).metadata();
+        assertEquals(1L, fields.get("ingress_port"));
+        assertEquals(2L, fields.get("reason"));
+        assertEquals(2L, fields.get("event_port"));
+        assertEquals(45L, fields.get("value"));
     }
 
     @Test

@@ -58,6 +58,9 @@ final class Components {
         if (plan != null && AllocationEntities.supported(p.p4)) {
             bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices));
         }
+        if (plan != null && s.fack.enabled() && org.fairfabric.controller.fack.FackComponent.supported(p.p4)) {
+            bus.register(new org.fairfabric.controller.fack.FackComponent(p.p4, p.slices, s.fack));
+        }
         return new Components(allocation, groups);
     }
 }

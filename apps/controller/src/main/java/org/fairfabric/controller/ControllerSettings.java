@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.fairfabric.controller.fack.FackSettings;
 import org.fairfabric.controller.p4rt.ChannelSecurity;
 import org.fairfabric.controller.rest.PemCredentials;
 import org.fairfabric.controller.rest.TokenFiles;
@@ -31,7 +32,9 @@ public final class ControllerSettings {
             "  --tls-cert FILE    serve the REST API and GUI over HTTPS with this PEM certificate (chain)",
             "  --tls-key FILE     ... and this PEM private key (PKCS#8, 'BEGIN PRIVATE KEY'); the token file must be 0600",
             "  --p4rt-trust FILE  PEM certificates that grpcs:// switches' certificates must verify against",
-            "                     (default: the JVM's trust store); grpc:// switches are plaintext");
+            "                     (default: the JVM's trust store); grpc:// switches are plaintext",
+            "  --fack-dscp LIST   P4TE FACK rate control on for these DSCPs (e.g. 0,10; default: off)",
+            "  --fack-min-bytes N at most one FACK per N bytes of a flow (default 5000)");
 
     public final Path dataDir;
     public final Path netcfg;
@@ -48,6 +51,8 @@ public final class ControllerSettings {
     public final PemCredentials https;
     /** What grpcs:// switches' certificates are verified against. */
     public final ChannelSecurity p4rtSecurity;
+    /** P4TE FACK (off unless --fack-dscp). */
+    public final FackSettings fack;
 
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig) {
@@ -62,6 +67,14 @@ public final class ControllerSettings {
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
                                ChannelSecurity p4rtSecurity) {
+        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs, https, p4rtSecurity,
+                FackSettings.OFF);
+    }
+
+    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
+                               Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
+                               ChannelSecurity p4rtSecurity, FackSettings fack) {
+        this.fack = fack;
         this.https = https;
         this.p4rtSecurity = p4rtSecurity;
         this.dataDir = dataDir;
@@ -80,19 +93,26 @@ public final class ControllerSettings {
     }
 
     public ControllerSettings withPipeline(Path p4infoFile, Path deviceConfigFile) {
-        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile);
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile,
+                echoIntervalMs, https, p4rtSecurity, fack);
     }
 
     /** The same settings, serving HTTPS with {@code credentials} (null: plain HTTP). */
     public ControllerSettings withHttps(PemCredentials credentials) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                credentials, p4rtSecurity);
+                credentials, p4rtSecurity, fack);
     }
 
     /** The same settings, verifying grpcs:// switches as {@code security} says. */
     public ControllerSettings withP4RuntimeSecurity(ChannelSecurity security) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                https, security);
+                https, security, fack);
+    }
+
+    /** The same settings with FACK as {@code fackSettings} says. */
+    public ControllerSettings withFack(FackSettings fackSettings) {
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
+                https, p4rtSecurity, fackSettings);
     }
 
     /** Parses the command line; throws IllegalArgumentException with a message for the user. */
@@ -109,6 +129,8 @@ public final class ControllerSettings {
         Path tlsCert = null;
         Path tlsKey = null;
         ChannelSecurity p4rt = ChannelSecurity.systemTrust();
+        String fackDscp = null;
+        String fackMinBytes = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -136,6 +158,8 @@ public final class ControllerSettings {
                 case "--tls-key": tlsKey = Path.of(v); break;
                 case "--p4rt-trust": p4rt = ChannelSecurity.trusting(Path.of(v)); break;
                 case "--p4-device-config": p4DeviceConfig = Path.of(v); break;
+                case "--fack-dscp": fackDscp = v; break;
+                case "--fack-min-bytes": fackMinBytes = v; break;
                 case "--echo-interval-ms":
                     try {
                         echoMs = Long.parseLong(v);
@@ -149,6 +173,7 @@ public final class ControllerSettings {
                 default: throw new IllegalArgumentException("unknown option '" + a + "'");
             }
         }
+        FackSettings fack = FackSettings.parse(fackDscp, fackMinBytes);
         if (dataDir == null) {
             throw new IllegalArgumentException("--data-dir is required");
         }
@@ -176,6 +201,6 @@ public final class ControllerSettings {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together");
         }
         PemCredentials https = tlsCert == null ? null : new PemCredentials(tlsCert, tlsKey);
-        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs, https, p4rt);
+        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs, https, p4rt, fack);
     }
 }

@@ -66,7 +66,7 @@ public final class ControllerProcess implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            return new ControllerProcess(p, url.get(60, TimeUnit.SECONDS), lines);
+            return new ControllerProcess(p, url.get(180, TimeUnit.SECONDS), lines); // JVM start-up on a loaded machine
         } catch (Exception e) {
             p.destroyForcibly();
             throw e;

@@ -22,6 +22,7 @@ import org.fairfabric.monitor.stream.Rejections;
  */
 public abstract class InputReader implements Processor<String, String, String, Out> {
     private static final String CLOCK = "~clock";
+    private static final String TICK_SENT = "~tick|";
 
     protected final String topic;
     protected final MonitorSettings settings;
@@ -129,8 +130,20 @@ public abstract class InputReader implements Processor<String, String, String, O
         context.forward(new Record<>(key, new Out(kind, Json.write(value)), timestampMs));
     }
 
-    /** Advances this input's clock at the next stages: a tick on every partition of the given signal topic. */
+    /**
+     * Advances this input's clock at the next stages: a tick on every partition of the given signal
+     * topic. Ticks closer than a quarter period to the last one sent are left out (the 20 switches'
+     * counters and the 16 shims' reports of one period would each tick every stage partition, and
+     * every tick is a store write at the stage): a stage's view of an input lags by less than a
+     * quarter period, so a period closes at most that much later.
+     */
     protected void tick(Out.Kind kind, long timestampMs) {
+        String sentKey = TICK_SENT + kind;
+        String sent = order.get(sentKey);
+        if (sent != null && timestampMs - Long.parseLong(sent) < Math.max(1, settings.periodMs() / 4)) {
+            return;
+        }
+        order.put(sentKey, Long.toString(timestampMs));
         ObjectNode t = Json.object();
         t.put("kind", "tick");
         t.put("ts", timestampMs);

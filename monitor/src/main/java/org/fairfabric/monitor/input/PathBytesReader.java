@@ -15,6 +15,9 @@ import org.fairfabric.monitor.stream.Out;
  * the path (Λ_e from shim bytes), to the sender's tenant (achieved rate), and a traffic signal
  * for the session pair (sessions detected from traffic).
  *
+ * <p>A report's bytes are split over the periods its interval overlaps, in proportion to the
+ * overlap ({@link MonitorSettings#split}); the parts of consecutive reports of a session-path add up.
+ *
  * <p>Rates are in bit/s of Ethernet frames, like the switch counters and the rates table: each
  * packet's IP bytes plus its 14-byte Ethernet header, plus the 4-byte 802.1Q tag when the
  * packets arrived tagged (path id > 0).
@@ -60,9 +63,8 @@ public final class PathBytesReader extends InputReader {
     @Override
     protected void accept(String key, JsonNode v, Record<String, String> record) {
         long start = reportStartMs(v);
-        long periodMs = v.get("period_ms").asLong();
-        long end = start + periodMs;
-        long period = settings.periodOf(start, end);
+        long end = start + v.get("period_ms").asLong();
+        List<MonitorSettings.Share> shares = settings.split(start, end);
         for (JsonNode e : v.get("entries")) {
             String src = e.get("src").asText();
             String dst = e.get("dst").asText();
@@ -70,7 +72,6 @@ public final class PathBytesReader extends InputReader {
             long packets = e.get("packets").asLong();
             long frameBytes = e.get("ip_bytes").asLong()
                     + packets * (ETHERNET_HEADER_BYTES + (path > 0 ? VLAN_TAG_BYTES : 0));
-            double bps = frameBytes * 8.0 * 1000.0 / periodMs;
             String pair = src + ">" + dst;
             String contrib = pair + "#" + path;
             String tenant = catalog.tenantOfHost(src).orElse(null);
@@ -85,21 +86,25 @@ public final class PathBytesReader extends InputReader {
                 emit(pair, Out.Kind.PAIR_SIGNAL, s, end);
             }
             List<String> links = new ArrayList<>(catalog.pathLinks(src, dst, path));
-            for (String link : links) {
-                ObjectNode l = Json.object();
-                l.put("kind", "shim");
-                l.put("period", period);
-                l.put("contrib", contrib);
-                l.put("bps", bps);
-                emit(link, Out.Kind.LINK_SIGNAL, l, end);
-            }
-            if (tenant != null) {
-                ObjectNode t = Json.object();
-                t.put("kind", "achieved");
-                t.put("period", period);
-                t.put("contrib", contrib);
-                t.put("bps", bps);
-                emit(tenant, Out.Kind.TENANT_SIGNAL, t, end);
+            for (MonitorSettings.Share share : shares) {
+                // the bytes of this report that fall in the period, as a rate over the period
+                double bps = frameBytes * share.fraction() * 8.0 * 1000.0 / settings.periodMs();
+                for (String link : links) {
+                    ObjectNode l = Json.object();
+                    l.put("kind", "shim");
+                    l.put("period", share.period());
+                    l.put("contrib", contrib);
+                    l.put("bps", bps);
+                    emit(link, Out.Kind.LINK_SIGNAL, l, end);
+                }
+                if (tenant != null) {
+                    ObjectNode t = Json.object();
+                    t.put("kind", "achieved");
+                    t.put("period", share.period());
+                    t.put("contrib", contrib);
+                    t.put("bps", bps);
+                    emit(tenant, Out.Kind.TENANT_SIGNAL, t, end);
+                }
             }
         }
         tick(Out.Kind.PAIR_SIGNAL, end);

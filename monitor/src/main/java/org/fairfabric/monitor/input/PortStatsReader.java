@@ -15,7 +15,9 @@ import org.fairfabric.monitor.stream.Out;
  * ff.ctl.portstats.v1 → per-link load from the switch counters. Counters are cumulative; the rate
  * of a port over [previous ts, ts) is the difference over the elapsed time. A link's load is the
  * tx counter of its source port when the source is a switch, else (a host's uplink) the rx
- * counter of its destination port. Pipeline drops (indexed by ingress port) are charged to the
+ * counter of its destination port. The bytes of [previous ts, ts) are split over the periods the
+ * interval overlaps in proportion to the overlap ({@link MonitorSettings#split}), so a poller whose
+ * readings drift against the period boundaries neither doubles nor loses a period. Pipeline drops (indexed by ingress port) are charged to the
  * link that arrives at the port; the queue depth (egress) to the link that leaves it. A counter
  * that decreased means the switch restarted: that port's period is skipped and the counters
  * become the new baseline.
@@ -84,27 +86,36 @@ public final class PortStatsReader extends InputReader {
             if (ts <= prevTs || rx < prevRx || tx < prevTx || drops < prevDrops) {
                 continue;
             }
-            double seconds = (ts - prevTs) / 1000.0;
-            long period = settings.periodOf(prevTs, ts);
-            for (Catalog.Link link : catalog.linksAtPort(dp)) {
-                ObjectNode l = Json.object();
-                l.put("kind", "switch");
-                l.put("period", period);
-                boolean any = false;
-                if (link.src().equals(dp) && link.srcIsSwitch()) {
-                    l.put("bps", (tx - prevTx) * 8.0 / seconds);
-                    l.put("qdepth", qdepth);
-                    any = true;
-                }
-                if (link.dst().equals(dp)) {
-                    if (!link.srcIsSwitch()) {
-                        l.put("bps", (rx - prevRx) * 8.0 / seconds);
+            long drawn = settings.periodOf(prevTs, ts);
+            for (MonitorSettings.Share share : settings.split(prevTs, ts)) {
+                // the interval's bytes that fall in the period, as a rate over the period
+                double scale = share.fraction() * 8.0 * 1000.0 / settings.periodMs();
+                boolean last = share.period() == drawn; // drops and queue depth go to the midpoint's period
+                for (Catalog.Link link : catalog.linksAtPort(dp)) {
+                    ObjectNode l = Json.object();
+                    l.put("kind", "switch");
+                    l.put("period", share.period());
+                    boolean any = false;
+                    if (link.src().equals(dp) && link.srcIsSwitch()) {
+                        l.put("bps", (tx - prevTx) * scale);
+                        if (last) {
+                            l.put("qdepth", qdepth);
+                        }
+                        any = true;
                     }
-                    l.put("drops", drops - prevDrops);
-                    any = true;
-                }
-                if (any) {
-                    emit(link.id(), Out.Kind.LINK_SIGNAL, l, ts);
+                    if (link.dst().equals(dp)) {
+                        if (!link.srcIsSwitch()) {
+                            l.put("bps", (rx - prevRx) * scale);
+                            any = true;
+                        }
+                        if (last && drops > prevDrops) { // no signal for "no drops": a third of all signals
+                            l.put("drops", drops - prevDrops);
+                            any = true;
+                        }
+                    }
+                    if (any) {
+                        emit(link.id(), Out.Kind.LINK_SIGNAL, l, ts);
+                    }
                 }
             }
         }

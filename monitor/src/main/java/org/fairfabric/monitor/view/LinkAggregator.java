@@ -13,8 +13,8 @@ import org.fairfabric.monitor.stream.Out;
 
 /**
  * Per directed link: n_e (active sessions crossing it), Λ_e per period from the shims' path
- * bytes (the latest report of each session-path in the period wins: only its receiver reports
- * it) and from the switch counters, their difference, utilisation and failure state.
+ * bytes (the parts of the reports of each session-path that fall in the period add up: only its
+ * receiver reports it) and from the switch counters, their difference, utilisation and failure state.
  * A period's figures are published when it closes; n_e and failure changes at once with the
  * latest figures. Utilisation is the switch load over capacity when the switch reported the
  * link in the period, else the shim load over capacity.
@@ -82,7 +82,8 @@ public final class LinkAggregator extends Stage {
                 }
                 periods.update(period, link, acc -> {
                     if (kind.equals("shim")) {
-                        acc.with("shim").put(signal.get("contrib").asText(), signal.get("bps").asDouble());
+                        String contrib = signal.get("contrib").asText();
+                        acc.with("shim").put(contrib, acc.path("shim").path(contrib).asDouble(0) + signal.get("bps").asDouble());
                     } else {
                         if (signal.has("bps")) {
                             acc.put("switch_bps", acc.path("switch_bps").asDouble(0) + signal.get("bps").asDouble());

@@ -10,8 +10,8 @@ import org.fairfabric.monitor.stream.Json;
 import org.fairfabric.monitor.stream.Out;
 
 /**
- * Per tenant and period: the achieved rate (received bytes of its sessions, latest report per
- * session-path), its allocated rate and guarantee (catalog), and its demand from the senders'
+ * Per tenant and period: the achieved rate (received bytes of its sessions that fall in the
+ * period), its allocated rate and guarantee (catalog), and its demand from the senders'
  * stats: what they sent, or unbounded when a session-path's queue held a backlog. Without stats
  * the demand is unknown and no violation is judged. A period is <em>below</em> when achieved
  * &lt; (1 − tolerance)·min(guarantee, demand); when the periods below since the first of a run
@@ -48,7 +48,8 @@ public final class TenantAggregator extends Stage {
         }
         periods.update(period, tenant, acc -> {
             if (kind.equals("achieved")) {
-                acc.with("achieved").put(signal.get("contrib").asText(), signal.get("bps").asDouble());
+                String contrib = signal.get("contrib").asText();
+                acc.with("achieved").put(contrib, acc.path("achieved").path(contrib).asDouble(0) + signal.get("bps").asDouble());
             } else {
                 ObjectNode d = acc.with("demand").putObject(signal.get("contrib").asText());
                 d.put("bps", signal.get("bps").asDouble());

@@ -20,16 +20,17 @@ public record AllocationResult(long round, String computedAt, List<SessionAlloca
         sessions = List.copyOf(sessions);
     }
 
-    /** Reads the allocator's answer back onto the model's sessions and paths. */
+    /** Reads the allocator's answer back onto the model's sessions and paths, each session on its fewest paths ({@link FewestPaths}). */
     public static AllocationResult of(long round, String computedAt, AllocationModel model, Allocation allocation) {
         List<SessionAllocation> out = new ArrayList<>();
+        double[] pathRates = FewestPaths.of(allocation);
         for (int i = 0; i < model.sessions().size(); i++) {
             List<Path> paths = model.paths().get(i);
             int first = allocation.problem().firstPath(i);
             List<PathAllocation> rates = new ArrayList<>();
             for (int j = 0; j < paths.size(); j++) {
                 Path p = paths.get(j);
-                rates.add(new PathAllocation(p.id(), p.devices(), allocation.pathRate(first + j)));
+                rates.add(new PathAllocation(p.id(), p.devices(), pathRates[first + j]));
             }
             out.add(new SessionAllocation(model.sessions().get(i), allocation.sessionRate(i), rates));
         }

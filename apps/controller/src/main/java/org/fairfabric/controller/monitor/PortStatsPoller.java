@@ -1,7 +1,10 @@
 package org.fairfabric.controller.monitor;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,6 +14,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.fairfabric.controller.p4rt.DeviceAgent;
+import p4.v1.P4RuntimeOuterClass.Entity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,10 +58,22 @@ public final class PortStatsPoller implements AutoCloseable {
     }
 
     public void start() {
-        thread.scheduleAtFixedRate(this::pollOnce, periodMs, periodMs, TimeUnit.MILLISECONDS);
+        // fixed delay, not fixed rate: a round that came late (a loaded machine) is not followed by a
+        // burst of catch-up rounds a few ms apart; the monitor splits each reading's bytes over the
+        // periods its interval covers, so irregular intervals cost no accuracy
+        thread.scheduleWithFixedDelay(this::pollOnce, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
-    /** One round over every device (public for tests). */
+    /** What one device's read gave and when it completed. */
+    private record Reading(long tsMs, List<Entity> entities) {
+    }
+
+    /**
+     * One round over every device (public for tests). The reads go to all switches at once and each
+     * reading is stamped when it completed: read one after the other, 20 switches on a loaded machine
+     * took seconds per round, and each switch's counters covered several seconds that the monitor had
+     * closed already (rejected as late).
+     */
     public void pollOnce() {
         Map<String, DeviceAgent> all;
         try {
@@ -65,18 +81,27 @@ public final class PortStatsPoller implements AutoCloseable {
         } catch (RuntimeException e) {
             return;
         }
+        Map<String, CompletableFuture<Reading>> pending = new LinkedHashMap<>();
         for (Map.Entry<String, DeviceAgent> d : all.entrySet()) {
-            String device = d.getKey();
             DeviceAgent agent = d.getValue();
             if (agent == null || !agent.ready()) {
                 continue;
             }
             try {
-                var entities = agent.read(PortStats.queries(ids)).get(periodMs, TimeUnit.MILLISECONDS);
-                long now = System.currentTimeMillis();
+                pending.put(d.getKey(), agent.read(PortStats.queries(ids))
+                        .thenApply(entities -> new Reading(System.currentTimeMillis(), entities)));
+            } catch (RuntimeException e) {
+                failed(d.getKey(), e);
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(periodMs);
+        for (Map.Entry<String, CompletableFuture<Reading>> p : pending.entrySet()) {
+            String device = p.getKey();
+            try {
+                Reading r = p.getValue().get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 long n = seq.merge(device, 1L, Long::sum);
                 producer.send(new ProducerRecord<>(topic, device,
-                        PortStats.record(device, n, now, periodMs, ports.apply(device), ids, entities)));
+                        PortStats.record(device, n, r.tsMs(), periodMs, ports.apply(device), ids, r.entities())));
                 if (failing.remove(device) != null) {
                     LOG.info("port stats of {} readable again", device);
                 }
@@ -84,10 +109,15 @@ public final class PortStatsPoller implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             } catch (Exception e) {
-                if (failing.put(device, true) == null) {
-                    LOG.warn("reading the port stats of {} failed: {}", device, e.toString());
-                }
+                p.getValue().cancel(false);
+                failed(device, e);
             }
+        }
+    }
+
+    private void failed(String device, Exception e) {
+        if (failing.put(device, true) == null) {
+            LOG.warn("reading the port stats of {} failed: {}", device, e.toString());
         }
     }
 

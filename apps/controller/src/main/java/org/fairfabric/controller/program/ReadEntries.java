@@ -24,15 +24,21 @@ import p4.v1.P4RuntimeOuterClass.TableEntry;
  * Prints a switch's entries of the named tables, one JSON line each, read with the P4Runtime Read
  * RPC without arbitration (reads need no primary), so it never disturbs the controller:
  * {@code ReadEntries HOST:PORT DEVICE_ID P4INFO TABLE...}. Line: {@code {"table", "priority",
- * "match": {field: value | [value, mask]}, "action", "params": {name: value}}} with numbers as integers.
+ * "match": {field: value | [value, mask]}, "action", "params": {name: value}}} with numbers as integers, and
+ * with {@code --state} also {@code "counter": {packets, bytes}} (direct counter) and {@code "meter": {cir, cburst,
+ * pir, pburst}} (direct meter, when configured).
  */
 public final class ReadEntries {
     private ReadEntries() {
     }
 
     public static void main(String[] args) throws Exception {
+        boolean state = args.length > 0 && args[0].equals("--state");
+        if (state) {
+            args = java.util.Arrays.copyOfRange(args, 1, args.length);
+        }
         if (args.length < 4) {
-            System.err.println("usage: ReadEntries HOST:PORT DEVICE_ID P4INFO TABLE...");
+            System.err.println("usage: ReadEntries [--state] HOST:PORT DEVICE_ID P4INFO TABLE...");
             System.exit(2);
         }
         P4Info info = P4InfoIndex.parseText(Files.readString(Path.of(args[2])));
@@ -44,16 +50,20 @@ public final class ReadEntries {
             for (int i = 3; i < args.length; i++) {
                 int id = p4.tableId(args[i]);
                 Table table = info.getTablesList().stream().filter(t -> t.getPreamble().getId() == id).findFirst().orElseThrow();
-                print(stub, Long.parseLong(args[1]), info, table);
+                print(stub, Long.parseLong(args[1]), info, table, state);
             }
         } finally {
             ch.shutdownNow();
         }
     }
 
-    private static void print(P4RuntimeGrpc.P4RuntimeBlockingStub stub, long deviceId, P4Info info, Table table) {
-        ReadRequest req = ReadRequest.newBuilder().setDeviceId(deviceId).addEntities(Entity.newBuilder()
-                .setTableEntry(TableEntry.newBuilder().setTableId(table.getPreamble().getId()))).build();
+    private static void print(P4RuntimeGrpc.P4RuntimeBlockingStub stub, long deviceId, P4Info info, Table table, boolean state) {
+        TableEntry.Builder which = TableEntry.newBuilder().setTableId(table.getPreamble().getId());
+        if (state) {
+            which.setMeterConfig(p4.v1.P4RuntimeOuterClass.MeterConfig.getDefaultInstance())
+                    .setCounterData(p4.v1.P4RuntimeOuterClass.CounterData.getDefaultInstance());
+        }
+        ReadRequest req = ReadRequest.newBuilder().setDeviceId(deviceId).addEntities(Entity.newBuilder().setTableEntry(which)).build();
         for (Iterator<ReadResponse> it = stub.read(req); it.hasNext(); ) {
             for (Entity e : it.next().getEntitiesList()) {
                 TableEntry t = e.getTableEntry();
@@ -83,6 +93,14 @@ public final class ReadEntries {
                     String name = action.orElseThrow().getParamsList().stream().filter(x -> x.getId() == p.getParamId())
                             .findFirst().orElseThrow().getName();
                     params.put(name, num(p.getValue().toByteArray()));
+                }
+                if (t.hasCounterData()) {
+                    line.putObject("counter").put("packets", t.getCounterData().getPacketCount())
+                            .put("bytes", t.getCounterData().getByteCount());
+                }
+                if (t.hasMeterConfig()) {
+                    line.putObject("meter").put("cir", t.getMeterConfig().getCir()).put("cburst", t.getMeterConfig().getCburst())
+                            .put("pir", t.getMeterConfig().getPir()).put("pburst", t.getMeterConfig().getPburst());
                 }
                 System.out.println(Json.write(line));
             }

@@ -35,9 +35,19 @@ abstract class FabricTestBase {
         return FabricController.ECHO_INTERVAL_MS;
     }
 
+    /** Node name prefix (keeps interface names and rates-table keys apart from other classes' fabrics). */
+    String prefix() {
+        return "cj";
+    }
+
+    /** Whether every host runs the host shim. */
+    boolean shims() {
+        return false;
+    }
+
     @BeforeAll
     void startFabric() throws Exception {
-        fabric = MininetFabric.start(topology(), "cj", linkMbit(), work.resolve("fabric"));
+        fabric = MininetFabric.start(topology(), prefix(), linkMbit(), work.resolve("fabric"), shims());
         ctl = FabricController.start(fabric, work.resolve("controller"), echoIntervalMs());
     }
 

@@ -65,6 +65,11 @@ public final class MininetFabric implements AutoCloseable {
      * links at {@code bwMbit} Mbit/s. Fails (never skips) when root, bin/p4switch or the venv are missing.
      */
     public static MininetFabric start(String topo, String prefix, double bwMbit, Path workDir) throws Exception {
+        return start(topo, prefix, bwMbit, workDir, false);
+    }
+
+    /** As {@link #start(String, String, double, Path)}; {@code shims}: a host shim on every host (driver option --shims). */
+    public static MininetFabric start(String topo, String prefix, double bwMbit, Path workDir, boolean shims) throws Exception {
         MininetRequirements.check();
         Files.createDirectories(workDir);
         Path netcfg = workDir.resolve("netcfg.json");
@@ -74,6 +79,10 @@ public final class MininetFabric implements AutoCloseable {
                 "--topo", topo, "--prefix", prefix, "--netcfg", netcfg.toString(), "--bw", Double.toString(bwMbit))
                 .directory(root.resolve("mininet").toFile())
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        if (shims) {
+            pb.command().add("--shims");
+            pb.environment().put("FAIRFABRIC_KAFKA", MininetRequirements.kafka());
+        }
         pb.environment().put("PYTHONPATH", root.resolve("mininet").toString());
         pb.environment().put("PYTHONUNBUFFERED", "1");
         Process p = pb.start();

@@ -128,7 +128,7 @@ final class RestRoundTrip {
     }
 
     /** What a refused request must not change, as the REST API shows it. */
-    private static Map<String, String> snapshot(FabricController ctl) {
+    static Map<String, String> snapshot(FabricController ctl) {
         Map<String, String> out = new TreeMap<>();
         out.put("tenants", ctl.get("/tenants").toString());
         for (JsonNode t : ctl.get("/tenants")) {

@@ -24,7 +24,9 @@ public final class WebErrorMapper implements ExceptionMapper<WebApplicationExcep
                     + ApiPaths.WEB_CONTEXT + "/" + ApiPaths.VERSION + ")");
         }
         if (e instanceof NotAllowedException) {
-            return Replies.error(405, null, "this method is not allowed on " + path);
+            // the Allow header Jersey computed (RFC 9110 requires it on a 405)
+            return Response.fromResponse(Replies.error(405, null, "this method is not allowed on " + path))
+                    .allow(e.getResponse().getAllowedMethods()).build();
         }
         return Replies.error(status, null, e.getMessage());
     }

@@ -105,7 +105,7 @@ public final class TestFabric {
         public final Set<ConfigFactory> factories = new HashSet<>();
         final Map<DeviceId, String> roles = new LinkedHashMap<>();
 
-        void role(String device, String json) {
+        public void role(String device, String json) {
             roles.put(DeviceId.deviceId(device), json);
         }
 
@@ -141,11 +141,14 @@ public final class TestFabric {
         final Map<DeviceId, Device> byId = new LinkedHashMap<>();
         final Map<DeviceId, List<Port>> ports = new LinkedHashMap<>();
 
-        void add(String id, int portCount) {
+        public void add(String id, int portCount) {
+            add(id, portCount, "grpc://127.0.0.1:5005" + byId.size() + "?device_id=" + (byId.size() + 1));
+        }
+
+        public void add(String id, int portCount, String managementAddress) {
             DeviceId d = DeviceId.deviceId(id);
             Device device = new DefaultDevice(PROVIDER, d, Device.Type.SWITCH, "fairfabric", "p4switch", "1", "0",
-                    new ChassisId(), DefaultAnnotations.builder()
-                    .set("managementAddress", "grpc://127.0.0.1:5005" + byId.size() + "?device_id=1").build());
+                    new ChassisId(), DefaultAnnotations.builder().set("managementAddress", managementAddress).build());
             byId.put(d, device);
             List<Port> list = new ArrayList<>();
             for (int p = 1; p <= portCount; p++) {
@@ -199,16 +202,20 @@ public final class TestFabric {
     public static final class Links extends LinkServiceAdapter {
         final Set<Link> all = new HashSet<>();
 
-        void cable(String a, int pa, String b, int pb) {
-            ConnectPoint x = new ConnectPoint(DeviceId.deviceId(a), PortNumber.portNumber(pa));
-            ConnectPoint y = new ConnectPoint(DeviceId.deviceId(b), PortNumber.portNumber(pb));
-            all.add(link(x, y));
-            all.add(link(y, x));
+        public void cable(String a, int pa, String b, int pb) {
+            cable(a, pa, b, pb, 100);
         }
 
-        private static Link link(ConnectPoint src, ConnectPoint dst) {
+        public void cable(String a, int pa, String b, int pb, long mbps) {
+            ConnectPoint x = new ConnectPoint(DeviceId.deviceId(a), PortNumber.portNumber(pa));
+            ConnectPoint y = new ConnectPoint(DeviceId.deviceId(b), PortNumber.portNumber(pb));
+            all.add(link(x, y, mbps));
+            all.add(link(y, x, mbps));
+        }
+
+        private static Link link(ConnectPoint src, ConnectPoint dst, long mbps) {
             return DefaultLink.builder().providerId(PROVIDER).src(src).dst(dst).type(Link.Type.DIRECT)
-                    .state(Link.State.ACTIVE).annotations(DefaultAnnotations.builder().set("bandwidth", "100").build()).build();
+                    .state(Link.State.ACTIVE).annotations(DefaultAnnotations.builder().set("bandwidth", Long.toString(mbps)).build()).build();
         }
 
         @Override

@@ -94,6 +94,8 @@ class BundleResolvesIT {
             assertEquals(OnosLikeFramework.ACTIVE, e.getValue(), e.getKey() + " is not active: " + felix.unsatisfied(ours));
         }
         assertNotNull(felix.context().getServiceReference("org.fairfabric.onos.fabric.FairfabricService"));
+        assertNotNull(felix.context().getServiceReference("org.fairfabric.onos.platform.FabricPlatform"),
+                "the platform boundary (topology, PI programming, packet processor) is up");
     }
 
     @Test
@@ -189,7 +191,9 @@ class BundleResolvesIT {
         headers.put("Bundle-Version", "1.0.0");
         headers.put("Bundle-Activator", StubServicesActivator.class.getName());
         headers.put("Import-Package", "org.osgi.framework,org.onosproject.core,org.onosproject.net,org.onosproject.net.config,org.onosproject.net.device,org.onosproject.net.link,"
-                + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service,org.onosproject.ui");
+                + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service,org.onosproject.ui,"
+                + "org.onosproject.net.host,org.onosproject.net.flow,org.onosproject.net.group,org.onosproject.net.packet,"
+                + "org.onosproject.cluster,org.onlab.packet");
         return Jars.write(work.resolve("onos-stubs.jar"), headers, classes);
     }
 

@@ -2,10 +2,21 @@ package org.fairfabric.onos.osgi;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.onlab.packet.IpAddress;
+import org.onosproject.cluster.ClusterServiceAdapter;
+import org.onosproject.cluster.ControllerNode;
+import org.onosproject.cluster.DefaultControllerNode;
+import org.onosproject.cluster.LeadershipServiceAdapter;
+import org.onosproject.cluster.NodeId;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreServiceAdapter;
 import org.onosproject.core.DefaultApplicationId;
+import org.onosproject.net.Host;
 import org.onosproject.net.Link;
+import org.onosproject.net.flow.FlowRuleServiceAdapter;
+import org.onosproject.net.group.GroupServiceAdapter;
+import org.onosproject.net.host.HostServiceAdapter;
+import org.onosproject.net.packet.PacketServiceAdapter;
 import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.link.LinkServiceAdapter;
@@ -30,7 +41,13 @@ public final class StubServicesActivator implements BundleActivator {
             "org.onosproject.net.link.LinkService",
             "org.onosproject.net.pi.service.PiPipeconfService",
             "org.onosproject.ui.UiExtensionService",
-            "org.onosproject.net.config.NetworkConfigRegistry");
+            "org.onosproject.net.config.NetworkConfigRegistry",
+            "org.onosproject.net.host.HostService",
+            "org.onosproject.net.flow.FlowRuleService",
+            "org.onosproject.net.group.GroupService",
+            "org.onosproject.net.packet.PacketService",
+            "org.onosproject.cluster.LeadershipService",
+            "org.onosproject.cluster.ClusterService");
 
     private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
 
@@ -54,6 +71,22 @@ public final class StubServicesActivator implements BundleActivator {
         registrations.add(context.registerService(SERVICES.get(5), new UiExtensionServiceAdapter(), null));
         registrations.add(context.registerService(new String[] {SERVICES.get(6), "org.onosproject.net.config.NetworkConfigService"},
                 new NetworkConfigRegistryAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(7), new HostServiceAdapter() {
+            @Override
+            public Iterable<Host> getHosts() {
+                return List.of();
+            }
+        }, null));
+        registrations.add(context.registerService(SERVICES.get(8), new FlowRuleServiceAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(9), new GroupServiceAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(10), new PacketServiceAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(11), new LeadershipServiceAdapter(), null));
+        registrations.add(context.registerService(SERVICES.get(12), new ClusterServiceAdapter() {
+            @Override
+            public ControllerNode getLocalNode() {
+                return new DefaultControllerNode(new NodeId("felix"), IpAddress.valueOf("127.0.0.1"));
+            }
+        }, null));
     }
 
     @Override

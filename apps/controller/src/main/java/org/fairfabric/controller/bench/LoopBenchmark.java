@@ -1,0 +1,336 @@
+package org.fairfabric.controller.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.api.dto.LocationDto;
+import org.fairfabric.api.dto.SessionDto;
+import org.fairfabric.api.dto.TenantDto;
+import org.fairfabric.api.json.Json;
+import org.fairfabric.controller.alloc.AllocationComponent;
+import org.fairfabric.controller.alloc.AllocationInputs;
+import org.fairfabric.controller.alloc.AllocationListener;
+import org.fairfabric.controller.alloc.AllocationLoop;
+import org.fairfabric.controller.alloc.AllocationResult;
+import org.fairfabric.controller.alloc.KafkaRatesSink;
+import org.fairfabric.controller.alloc.RatesPublisher;
+import org.fairfabric.controller.alloc.RatesSink;
+import org.fairfabric.controller.alloc.Scheduler;
+import org.fairfabric.controller.kafka.KafkaClients;
+import org.fairfabric.controller.netcfg.FabricConfigs;
+import org.fairfabric.controller.netcfg.NetworkConfig;
+import org.fairfabric.controller.netcfg.NetworkConfigParser;
+import org.fairfabric.core.allocator.ExactAllocator;
+
+/**
+ * {@code ./fairfabric bench loop} (in-process half): the controller's allocation loop as it runs
+ * in the controller — {@link AllocationLoop} with the controller's quiet period, maximum delay and
+ * tolerance, {@link org.fairfabric.controller.alloc.ProblemAdapter} over a k-ary fat-tree network
+ * configuration (every host runs a shim), {@link RatesPublisher} and the Kafka rates sink — with
+ * {@code sessions} sessions in force. Then {@code arrivals} sessions arrive one at a time; each
+ * arrival's latency is the time from the change to the moment a Kafka consumer (the shims' side of
+ * the topic) holds every rates table the round published. Baseline in the same run: a table-sized
+ * record produced and consumed on the same topic by the same clients (Kafka alone).
+ *
+ * <p>usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1]
+ */
+public final class LoopBenchmark {
+    private static final String TOPIC_PREFIX = KafkaRatesSink.TOPIC + ".bench-loop-";
+
+    private LoopBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String kafka = null;
+        int k = 16;
+        int sessions = 10_000;
+        int arrivals = 20;
+        long seed = 1;
+        for (int i = 0; i < args.length; i++) {
+            String v = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--kafka" -> kafka = v;
+                case "--k" -> k = Integer.parseInt(v);
+                case "--sessions" -> sessions = Integer.parseInt(v);
+                case "--arrivals" -> arrivals = Integer.parseInt(v);
+                case "--seed" -> seed = Long.parseLong(v);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1])");
+            }
+            i++;
+        }
+        if (kafka == null) {
+            throw new IllegalArgumentException("--kafka BOOTSTRAP is required");
+        }
+        new Run(kafka, k, sessions, arrivals, seed).run();
+    }
+
+    private static final class Run {
+        final String kafka;
+        final int k;
+        final int sessionCount;
+        final int arrivals;
+        final Random random;
+        final String topic = TOPIC_PREFIX + ProcessHandle.current().pid() + "-" + System.currentTimeMillis();
+        final NetworkConfig config;
+        final List<TenantDto> tenants = new ArrayList<>();
+        final List<HostDto> hosts = new ArrayList<>();
+        final Map<String, List<HostDto>> hostsByTenant = new ConcurrentHashMap<>();
+        final List<SessionDto> sessions = Collections.synchronizedList(new ArrayList<>());
+        /** Values sent and not yet consumed. */
+        final Set<String> inFlight = ConcurrentHashMap.newKeySet();
+        final Set<String> pairs = new java.util.HashSet<>();
+        final AtomicLong roundsDone = new AtomicLong();
+        volatile long lastConsumedNanos;
+
+        Run(String kafka, int k, int sessionCount, int arrivals, long seed) throws Exception {
+            this.kafka = kafka;
+            this.k = k;
+            this.sessionCount = sessionCount;
+            this.arrivals = arrivals;
+            this.random = new Random(seed);
+            ObjectNode root = (ObjectNode) Json.MAPPER.readTree(FabricConfigs.fatTree(k, "127.0.0.1", 50001, 10_000));
+            root.get("hosts").fields().forEachRemaining(e -> ((ObjectNode) e.getValue()).putObject("fairfabric").put("shim", true));
+            config = new NetworkConfigParser().parse(Json.MAPPER.writeValueAsString(root));
+            int tenantCount = Math.max(1, config.hosts.size() / 32); // k=16: 32 tenants of 32 hosts, 31,744 ordered pairs
+            for (int t = 0; t < tenantCount; t++) {
+                tenants.add(new TenantDto("t" + t, "Tenant " + t, 1 + random.nextInt(4), null));
+            }
+            for (int i = 0; i < config.hosts.size(); i++) {
+                NetworkConfig.Host h = config.hosts.get(i);
+                String tenant = "t" + (i % tenantCount);
+                HostDto dto = new HostDto(h.name, tenant, h.ips.get(0), h.mac, new LocationDto(h.location.device, h.location.port));
+                hosts.add(dto);
+                hostsByTenant.computeIfAbsent(tenant, x -> new ArrayList<>()).add(dto);
+            }
+            for (int i = 0; i < sessionCount; i++) {
+                sessions.add(randomSession("s" + i));
+            }
+        }
+
+        /** A session between two hosts of a random tenant, one per ordered pair (the controller refuses a second). */
+        SessionDto randomSession(String id) {
+            while (true) {
+                List<HostDto> own = hostsByTenant.get(tenants.get(random.nextInt(tenants.size())).id);
+                HostDto src = own.get(random.nextInt(own.size()));
+                HostDto dst = own.get(random.nextInt(own.size()));
+                if (dst != src && pairs.add(src.id + ">" + dst.id)) {
+                    return new SessionDto(id, src.tenantId, src.id, dst.id, null, "api");
+                }
+            }
+        }
+
+        AllocationInputs inputs() {
+            synchronized (sessions) {
+                return new AllocationInputs(config, tenants, hosts, new ArrayList<>(sessions), Set.of());
+            }
+        }
+
+        void run() throws Exception {
+            System.out.printf(Locale.ROOT, "bench loop (in-process): k=%d fat-tree, %d hosts with shims, %d tenants, %d sessions;"
+                    + " quiet period %d ms, max delay %d ms, tolerance %.0e; Kafka %s topic %s; load %s%n",
+                    k, hosts.size(), tenants.size(), sessionCount, AllocationComponent.QUIET_MS, AllocationComponent.MAX_DELAY_MS,
+                    AllocationComponent.TOLERANCE, kafka, topic, load());
+            KafkaRatesSink kafkaSink = new KafkaRatesSink(kafka, topic);
+            RatesSink sink = (host, json) -> {
+                inFlight.add(json);
+                kafkaSink.send(host, json);
+            };
+            RatesPublisher publisher = new RatesPublisher(sink, System::currentTimeMillis);
+            ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1, r -> {
+                Thread t = new Thread(r, "allocation");
+                t.setDaemon(true); // a solve still running after a failed arrival must not keep the JVM alive
+                return t;
+            });
+            AllocationListener listener = new AllocationListener() {
+                @Override
+                public void allocated(AllocationResult r) {
+                    publisher.publish(r);
+                    roundsDone.incrementAndGet();
+                }
+
+                @Override
+                public void infeasible(long round, String message, List<String> bottlenecks) {
+                    roundsDone.incrementAndGet();
+                }
+            };
+            AllocationLoop loop = new AllocationLoop(this::inputs, listener, Scheduler.singleThread(executor),
+                    new ExactAllocator(AllocationComponent.TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS),
+                    AllocationComponent.QUIET_MS, AllocationComponent.MAX_DELAY_MS);
+            KafkaConsumer<String, String> consumer = consumer();
+            Thread reader = new Thread(() -> {
+                try {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(5))) {
+                            if (inFlight.remove(r.value())) {
+                                lastConsumedNanos = System.nanoTime();
+                            }
+                        }
+                    }
+                } catch (org.apache.kafka.common.errors.InterruptException | org.apache.kafka.common.errors.WakeupException e) {
+                    // stopping
+                } finally {
+                    consumer.close();
+                }
+            }, "bench-loop-consumer");
+            reader.start();
+            try {
+                awaitAssignment(consumer);
+                long t0 = System.nanoTime();
+                loop.changed("start");
+                awaitRound(1, 300);
+                awaitConsumed(300);
+                System.out.printf(Locale.ROOT, "first round with %d sessions: %.0f ms to every table consumed (%d tables)%n",
+                        sessionCount, (System.nanoTime() - t0) / 1e6, publisher.published());
+                // warm-up arrivals (JIT), not counted
+                for (int i = 0; i < 5; i++) {
+                    arrival(loop, "w" + i);
+                }
+                List<Double> loopMs = new ArrayList<>();
+                List<Double> kafkaMs = new ArrayList<>();
+                KafkaProducer<String, String> raw = KafkaClients.reliableProducer(kafka, "bench-loop-baseline", 0);
+                for (int i = 0; i < arrivals; i++) {
+                    loopMs.add(arrival(loop, "a" + i));
+                    kafkaMs.add(baseline(raw, i));
+                }
+                raw.close(Duration.ofSeconds(10));
+                System.out.printf(Locale.ROOT, "session arrival -> every changed rates table consumed from Kafka, %d arrivals: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target p99 <= 100 ms)%n",
+                        arrivals, pct(loopMs, 50), pct(loopMs, 99), pct(loopMs, 100));
+                System.out.printf(Locale.ROOT, "baseline (same run): one table-sized record produced and consumed on the same topic: p50 %.1f ms, p99 %.1f ms%n",
+                        pct(kafkaMs, 50), pct(kafkaMs, 99));
+                System.out.printf(Locale.ROOT, "of which the quiet period before each round: %d ms (AllocationComponent.QUIET_MS); load %s%n",
+                        AllocationComponent.QUIET_MS, load());
+            } finally {
+                reader.interrupt();
+                reader.join(10_000);
+                loop.close();
+                executor.shutdownNow();
+                kafkaSink.close();
+                deleteTopic();
+            }
+        }
+
+        /** One session arrives; returns ms from the change to every table of its round consumed. */
+        double arrival(AllocationLoop loop, String id) throws InterruptedException {
+            long before = roundsDone.get();
+            sessions.add(randomSession(id));
+            long t0 = System.nanoTime();
+            loop.changed("arrival " + id);
+            awaitRound(before + 1, 60);
+            awaitConsumed(60);
+            double ms = (Math.max(lastConsumedNanos, t0) - t0) / 1e6;
+            Thread.sleep(AllocationComponent.QUIET_MS * 3);
+            return ms;
+        }
+
+        double baseline(KafkaProducer<String, String> producer, int i) throws InterruptedException {
+            String value = "{\"baseline\":" + i + ",\"pad\":\"" + "x".repeat(400) + "\"}";
+            inFlight.add(value);
+            long t0 = System.nanoTime();
+            producer.send(new ProducerRecord<>(topic, "baseline", value));
+            awaitConsumed(60);
+            return (lastConsumedNanos - t0) / 1e6;
+        }
+
+        void awaitRound(long n, double timeoutS) throws InterruptedException {
+            long deadline = System.nanoTime() + (long) (timeoutS * 1e9);
+            while (roundsDone.get() < n) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("no allocation round within " + timeoutS + " s");
+                }
+                Thread.sleep(1);
+            }
+        }
+
+        void awaitConsumed(double timeoutS) throws InterruptedException {
+            long deadline = System.nanoTime() + (long) (timeoutS * 1e9);
+            while (!inFlight.isEmpty()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(inFlight.size() + " records not consumed within " + timeoutS + " s");
+                }
+                Thread.sleep(1);
+            }
+        }
+
+        KafkaConsumer<String, String> consumer() {
+            Properties p = new Properties();
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, "bench-loop-" + ProcessHandle.current().pid());
+            p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
+            KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+            c.subscribe(List.of(topic));
+            return c;
+        }
+
+        void awaitAssignment(KafkaConsumer<String, String> c) throws InterruptedException {
+            // the reader thread polls; wait until the group has assigned the partition
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            String probe = "{\"probe\":true}";
+            try (KafkaProducer<String, String> p = KafkaClients.reliableProducer(kafka, "bench-loop-probe", 0)) {
+                while (true) {
+                    inFlight.add(probe);
+                    p.send(new ProducerRecord<>(topic, "probe", probe));
+                    p.flush();
+                    long until = System.nanoTime() + 2_000_000_000L;
+                    while (inFlight.contains(probe) && System.nanoTime() < until) {
+                        Thread.sleep(10);
+                    }
+                    if (!inFlight.contains(probe)) {
+                        return;
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the consumer got no partition of " + topic + " within 60 s");
+                    }
+                }
+            }
+        }
+
+        void deleteTopic() {
+            Properties a = new Properties();
+            a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
+            try (Admin admin = Admin.create(a)) {
+                admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                System.err.println("bench loop: topic " + topic + " not deleted: " + e);
+            }
+        }
+    }
+
+    static double pct(List<Double> values, double p) {
+        List<Double> s = new ArrayList<>(values);
+        Collections.sort(s);
+        int i = (int) Math.ceil(p / 100 * s.size()) - 1;
+        return s.get(Math.max(0, Math.min(s.size() - 1, i)));
+    }
+
+    static String load() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException e) {
+            return "?";
+        }
+    }
+}

@@ -1,0 +1,255 @@
+package org.fairfabric.onos.platform;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.fairfabric.api.dto.EventDto;
+import org.fairfabric.api.dto.EventTypes;
+import org.fairfabric.core.model.Topology;
+import org.fairfabric.core.platform.DeviceProgramming;
+import org.fairfabric.core.platform.FabricTopology;
+import org.fairfabric.core.platform.PacketService;
+import org.fairfabric.onos.fabric.FairfabricService;
+import org.onosproject.cluster.ClusterService;
+import org.onosproject.cluster.Leadership;
+import org.onosproject.cluster.LeadershipEvent;
+import org.onosproject.cluster.LeadershipEventListener;
+import org.onosproject.cluster.LeadershipService;
+import org.onosproject.cluster.NodeId;
+import org.onosproject.core.CoreService;
+import org.onosproject.net.config.NetworkConfigEvent;
+import org.onosproject.net.config.NetworkConfigListener;
+import org.onosproject.net.config.NetworkConfigService;
+import org.onosproject.net.device.DeviceEvent;
+import org.onosproject.net.device.DeviceListener;
+import org.onosproject.net.device.DeviceService;
+import org.onosproject.net.flow.FlowRuleService;
+import org.onosproject.net.group.GroupService;
+import org.onosproject.net.host.HostEvent;
+import org.onosproject.net.host.HostListener;
+import org.onosproject.net.host.HostService;
+import org.onosproject.net.link.LinkEvent;
+import org.onosproject.net.link.LinkListener;
+import org.onosproject.net.link.LinkService;
+import org.onosproject.net.packet.PacketProcessor;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import p4.v1.P4RuntimeOuterClass.Entity;
+
+/**
+ * fairfabric's platform inside ONOS: builds the adapters ({@link OnosFabricTopology},
+ * {@link OnosDeviceProgramming}, {@link OnosPackets}), runs for leadership of
+ * {@value #LEADERSHIP_TOPIC}, and on the leader programs every registered {@link SliceProgram}
+ * whenever ONOS's devices, links, hosts or network configuration or the tenants' hosts change (and
+ * once when it becomes leader, which also removes what a former leader left stale). Followers
+ * compute and write nothing; the flow rule and group stores are ONOS's, so they survive a change
+ * of leader. All work runs on one thread of its own, never on ONOS's event threads.
+ */
+@Component(immediate = true, service = FabricPlatform.class)
+public class FabricPlatformComponent implements FabricPlatform {
+    public static final String LEADERSHIP_TOPIC = "org.fairfabric.programming";
+    private static final Logger LOG = LoggerFactory.getLogger(FabricPlatformComponent.class);
+
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected CoreService coreService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected DeviceService deviceService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LinkService linkService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected HostService hostService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected NetworkConfigService netcfgService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FlowRuleService flowRuleService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected GroupService groupService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected org.onosproject.net.packet.PacketService packetService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected LeadershipService leadershipService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterService clusterService;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected FairfabricService fairfabric;
+
+    private final List<SliceProgram> programs = new CopyOnWriteArrayList<>();
+    private final DeviceListener deviceListener = e -> {
+        if (e.type() != DeviceEvent.Type.PORT_STATS_UPDATED) {
+            reprogram();
+        }
+    };
+    private final LinkListener linkListener = e -> reprogram();
+    private final HostListener hostListener = e -> reprogram();
+    private final NetworkConfigListener netcfgListener = e -> reprogram();
+    private final LeadershipEventListener leadershipListener = this::leadershipChanged;
+
+    private ExecutorService worker;
+    private OnosFabricTopology topology;
+    private OnosDeviceProgramming programming;
+    private OnosPackets packets;
+    private PacketProcessor processor;
+    private NodeId localNode;
+    private volatile boolean leader;
+    private volatile boolean active;
+
+    @Activate
+    protected void activate() {
+        worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairfabric-programming"));
+        localNode = clusterService.getLocalNode().id();
+        topology = new OnosFabricTopology(deviceService, linkService, hostService, netcfgService,
+                () -> fairfabric.fabric().allHosts());
+        programming = new OnosDeviceProgramming(coreService, deviceService, flowRuleService, groupService,
+                new EntityTranslator(P4InfoNames.ofPipeconf()));
+        packets = new OnosPackets(packetService, deviceService);
+        processor = packets;
+        packetService.addProcessor(processor, PacketProcessor.director(2));
+        fairfabric.fabric().events().addSink(this::fabricEvent);
+        deviceService.addListener(deviceListener);
+        linkService.addListener(linkListener);
+        hostService.addListener(hostListener);
+        netcfgService.addListener(netcfgListener);
+        leadershipService.addListener(leadershipListener);
+        active = true;
+        Leadership l = leadershipService.runForLeadership(LEADERSHIP_TOPIC);
+        setLeader(l != null && localNode.equals(l.leaderNodeId()));
+        reprogram();
+        LOG.info("Started on {} ({})", localNode, leader ? "leader" : "follower");
+    }
+
+    @Deactivate
+    protected void deactivate() {
+        active = false;
+        leadershipService.removeListener(leadershipListener);
+        leadershipService.withdraw(LEADERSHIP_TOPIC);
+        netcfgService.removeListener(netcfgListener);
+        hostService.removeListener(hostListener);
+        linkService.removeListener(linkListener);
+        deviceService.removeListener(deviceListener);
+        packetService.removeProcessor(processor);
+        worker.shutdown();
+        try {
+            worker.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("Stopped");
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    protected void bindSliceProgram(SliceProgram program) {
+        programs.add(program);
+        reprogram();
+    }
+
+    protected void unbindSliceProgram(SliceProgram program) {
+        programs.remove(program);
+    }
+
+    @Override
+    public FabricTopology topology() {
+        return topology;
+    }
+
+    @Override
+    public DeviceProgramming<Entity, SliceWrite> devices() {
+        return this::leaderSetSlice;
+    }
+
+    @Override
+    public PacketService packets() {
+        return packets;
+    }
+
+    @Override
+    public boolean isLeader() {
+        return leader;
+    }
+
+    private CompletionStage<SliceWrite> leaderSetSlice(String slice, String deviceId, List<Entity> entities) {
+        if (!leader) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return programming.setSlice(slice, deviceId, entities);
+    }
+
+    private void leadershipChanged(LeadershipEvent e) {
+        if (!LEADERSHIP_TOPIC.equals(e.subject().topic())) {
+            return;
+        }
+        boolean was = leader;
+        setLeader(localNode.equals(e.subject().leaderNodeId()));
+        if (leader && !was) {
+            reprogram();
+        }
+    }
+
+    private void setLeader(boolean now) {
+        if (now != leader) {
+            LOG.info("{} {} leadership of {}", localNode, now ? "takes" : "loses", LEADERSHIP_TOPIC);
+        }
+        leader = now;
+    }
+
+    private void fabricEvent(EventDto e) {
+        if (e.type.equals(EventTypes.HOST_ADDED) || e.type.equals(EventTypes.HOST_REMOVED)
+                || e.type.equals(EventTypes.TENANT_DELETED)) {
+            reprogram();
+        }
+    }
+
+    /** Queues one pass over every slice program (on the leader). */
+    void reprogram() {
+        ExecutorService w = worker;
+        if (w == null || !active || w.isShutdown()) {
+            return;
+        }
+        try {
+            w.execute(this::programAll);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("programming after shutdown ignored");
+        }
+    }
+
+    /** Waits until every queued pass is done (tests). */
+    void awaitIdle() throws Exception {
+        worker.submit(() -> { }).get(10, TimeUnit.SECONDS);
+    }
+
+    private void programAll() {
+        Topology topo = topology.refresh();
+        if (!leader || topo == null) {
+            return;
+        }
+        for (SliceProgram p : programs) {
+            try {
+                Map<String, List<Entity>> wanted = p.entities(topo, topology);
+                Set<String> switches = new TreeSet<>(topo.devices().keySet());
+                switches.addAll(wanted.keySet());
+                for (String d : switches) {
+                    programming.setSlice(p.slice(), d, wanted.getOrDefault(d, List.of()))
+                            .whenComplete((w, err) -> {
+                                if (err != null) {
+                                    LOG.warn("slice {} on {}: {}", p.slice(), d, err.getMessage());
+                                }
+                            });
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("slice {} not programmed: {}", p.slice(), e.getMessage());
+            }
+        }
+    }
+}
