@@ -1,62 +1,18 @@
 """Telemetry survives a broker restart: reports resume, and every record that did
 not reach the broker is one the shim counted as dropped (its buffer is bounded)."""
 
-import os
 import re
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
 
 import pytest
 
 import shimnet
 from fairfabric_mn import shim
+from fairfabric_mn.chaos import Broker
 
 BUFFER = 30     # records the shim buffers while the broker is down
 PERIOD = 0.1    # s; two records (pathbytes, stats) per period
 OUTAGE = 4.0    # s
-
-
-def free_port_pair():
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        try:
-            with socket.socket() as s2:
-                s2.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-    raise RuntimeError("no free port pair")
-
-
-class Broker:
-    """A broker of our own (its own FF_RUN), so restarting it disturbs nobody."""
-
-    def __init__(self):
-        libs = os.path.join(os.environ.get("FF_RUN", os.path.join(shim.ROOT, ".run")), "kafka", "libs")
-        if not os.path.isdir(libs):
-            raise RuntimeError("Kafka jars missing in %s: run ./fairfabric setup" % libs)
-        self.run = tempfile.mkdtemp(prefix="ff-hs-kafka-")
-        os.makedirs(os.path.join(self.run, "kafka"))
-        os.symlink(libs, os.path.join(self.run, "kafka", "libs"))
-        self.port = free_port_pair()
-        self.env = dict(os.environ, FF_RUN=self.run, FF_KAFKA_PORT=str(self.port))
-
-    def ctl(self, action):
-        subprocess.run([os.path.join(shim.ROOT, "fairfabric"), "kafka", action], env=self.env, check=True,
-                       capture_output=True, timeout=120)
-
-    @property
-    def address(self):
-        return "127.0.0.1:%d" % self.port
-
-    def remove(self):
-        self.ctl("stop")
-        shutil.rmtree(self.run, ignore_errors=True)
 
 
 @pytest.fixture
