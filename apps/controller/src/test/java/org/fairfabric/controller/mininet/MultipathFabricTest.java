@@ -92,9 +92,9 @@ class MultipathFabricTest extends FabricTestBase {
                 for (JsonNode p : a.path("paths")) {
                     if (p.path("rateBps").asDouble() > 0.5 * CORE_MBIT * 1e6) {
                         rate.put(p.path("pathId").asInt(), p.path("rateBps").asDouble());
-                        for (JsonNode d : p.path("devices")) {
+                        for (JsonNode d : p.path("devices")) { // the sending pod's aggregation switch: the first on the path
                             if ("aggregation".equals(fabric.role(switchName(d.asText())))) {
-                                agg.put(p.path("pathId").asInt(), switchName(d.asText()));
+                                agg.putIfAbsent(p.path("pathId").asInt(), switchName(d.asText()));
                             }
                         }
                     }
