@@ -30,10 +30,12 @@ type Record struct {
 	Links    []string      `json:"links,omitempty"` // the down links, for logs and people
 }
 
-// SessionDead lists the dead paths of one session.
+// SessionDead lists the dead paths of one session and, optionally, its paths that
+// are up (where the session goes when none of its table's paths survives).
 type SessionDead struct {
-	ID   string `json:"id"`
-	Dead []int  `json:"dead"`
+	ID    string `json:"id"`
+	Dead  []int  `json:"dead"`
+	Alive []int  `json:"alive,omitempty"`
 }
 
 // Parse decodes and checks one record addressed to host. Unknown fields are
@@ -80,9 +82,22 @@ func Parse(host string, key, value []byte) (*Record, error) {
 		if len(s.Dead) == 0 {
 			return nil, fmt.Errorf("session %q: dead must list at least one path id (leave the session out instead)", s.ID)
 		}
+		dead := map[int]bool{}
 		for _, p := range s.Dead {
 			if p < 1 || p > ratetable.MaxPathID {
 				return nil, fmt.Errorf("session %q: dead path id %d out of range 1..%d", s.ID, p, ratetable.MaxPathID)
+			}
+			dead[p] = true
+		}
+		if len(s.Alive) > ratetable.MaxPaths {
+			return nil, fmt.Errorf("session %q: %d alive paths (at most %d)", s.ID, len(s.Alive), ratetable.MaxPaths)
+		}
+		for _, p := range s.Alive {
+			if p < 1 || p > ratetable.MaxPathID {
+				return nil, fmt.Errorf("session %q: alive path id %d out of range 1..%d", s.ID, p, ratetable.MaxPathID)
+			}
+			if dead[p] {
+				return nil, fmt.Errorf("session %q: path %d is both dead and alive", s.ID, p)
 			}
 		}
 	}
@@ -91,6 +106,19 @@ func Parse(host string, key, value []byte) (*Record, error) {
 
 // deadSet is session id → dead path ids.
 type deadSet map[string]map[int]bool
+
+// aliveLists is session id → the session's paths that are up, in the controller's order.
+type aliveLists map[string][]int
+
+func (r *Record) alive() aliveLists {
+	out := aliveLists{}
+	for _, s := range r.Sessions {
+		if len(s.Alive) > 0 {
+			out[s.ID] = append([]int(nil), s.Alive...)
+		}
+	}
+	return out
+}
 
 func (r *Record) set() deadSet {
 	out := deadSet{}

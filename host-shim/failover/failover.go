@@ -26,6 +26,7 @@ type Failover struct {
 	table   *ratetable.Table // the controller's table in force (before rerouting)
 	dead    deadSet          // as the controller says now
 	held    deadSet          // declared alive again inside the freeze window: still avoided
+	alive   aliveLists       // per session, its paths that are up (from the last record)
 	until   time.Time        // end of the freeze window of the last move
 	links   []string
 
@@ -52,7 +53,7 @@ func New(f Freeze, seed int64) *Failover {
 func (f *Failover) Filter(t *ratetable.Table, now time.Time) *ratetable.Table {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	out, _ := Reroute(t, f.effective(now))
+	out, _ := Reroute(t, f.effective(now), f.alive)
 	return out
 }
 
@@ -104,6 +105,7 @@ func (f *Failover) Update(r *Record, now time.Time) (apply *ratetable.Table, rec
 		}
 	}
 	f.dead = next
+	f.alive = r.alive()
 	f.links = append([]string(nil), r.Links...)
 	if newDead {
 		f.until = now.Add(f.window())
@@ -115,7 +117,7 @@ func (f *Failover) Update(r *Record, now time.Time) (apply *ratetable.Table, rec
 	if sameSet(before, after) || f.table == nil {
 		return nil, recheck, nil
 	}
-	out, moved := Reroute(f.table, after)
+	out, moved := Reroute(f.table, after, f.alive)
 	if newDead && moved > 0 {
 		f.moves++
 		f.lastMove = now
@@ -139,7 +141,7 @@ func (f *Failover) Expire(now time.Time) (apply *ratetable.Table, recheck time.D
 	if f.table == nil {
 		return nil, 0
 	}
-	out, _ := Reroute(f.table, f.dead)
+	out, _ := Reroute(f.table, f.dead, f.alive)
 	return out, 0
 }
 

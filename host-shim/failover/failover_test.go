@@ -43,6 +43,9 @@ func TestParse(t *testing.T) {
 		{"twice", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[{"id":"a","dead":[2]},{"id":"a","dead":[1]}]}`, "twice"},
 		{"no dead", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[{"id":"a","dead":[]}]}`, "at least one"},
 		{"vid 0", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[{"id":"a","dead":[0]}]}`, "out of range"},
+		{"alive", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[{"id":"a","dead":[2],"alive":[1,3]}]}`, ""},
+		{"dead and alive", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[{"id":"a","dead":[2],"alive":[2]}]}`, "both dead and alive"},
+		{"too many alive", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[{"id":"a","dead":[2],"alive":[1,3,4,5,6]}]}`, "alive paths"},
 		{"vid 4095", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[{"id":"a","dead":[4095]}]}`, "out of range"},
 		{"trailing", "h1", `{"schema":1,"host":"h1","version":3,"sessions":[]} {}`, "trailing"},
 	}
@@ -58,19 +61,24 @@ func TestReroute(t *testing.T) {
 	cases := []struct {
 		name  string
 		dead  deadSet
+		alive aliveLists
 		moved int
 		a, b  map[int]uint64
 	}{
-		{"nothing dead", deadSet{}, 0, map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{2: 5e6}},
-		{"path 2 dead: its 10 go to 1 and 3 as 3:2; b has no other path", deadSet{"a": {2: true}, "b": {2: true}}, 1,
+		{"nothing dead", deadSet{}, nil, 0, map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{2: 5e6}},
+		{"path 2 dead: its 10 go to 1 and 3 as 3:2; b has no other path", deadSet{"a": {2: true}, "b": {2: true}}, nil, 1,
 			map[int]uint64{1: 36e6, 3: 24e6}, map[int]uint64{2: 5e6}},
-		{"two dead: path 3 takes the whole 60", deadSet{"a": {1: true, 2: true}}, 1, map[int]uint64{3: 60e6}, map[int]uint64{2: 5e6}},
-		{"all dead: left alone", deadSet{"a": {1: true, 2: true, 3: true}}, 0, map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{2: 5e6}},
-		{"a dead id the session does not use", deadSet{"a": {9: true}}, 0, map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{2: 5e6}},
+		{"two dead: path 3 takes the whole 60", deadSet{"a": {1: true, 2: true}}, aliveLists{"a": {3, 4}}, 1, map[int]uint64{3: 60e6}, map[int]uint64{2: 5e6}},
+		{"all dead, nothing alive: left alone", deadSet{"a": {1: true, 2: true, 3: true}}, nil, 0, map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{2: 5e6}},
+		{"b's only path dead: all of it to its first alive path", deadSet{"b": {2: true}}, aliveLists{"b": {1, 3}}, 1,
+			map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{1: 5e6}},
+		{"alive paths that are avoided too are skipped", deadSet{"b": {2: true, 1: true}}, aliveLists{"b": {1, 3}}, 1,
+			map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{3: 5e6}},
+		{"a dead id the session does not use", deadSet{"a": {9: true}}, nil, 0, map[int]uint64{1: 30e6, 2: 10e6, 3: 20e6}, map[int]uint64{2: 5e6}},
 	}
 	for _, c := range cases {
 		in := table()
-		out, moved := Reroute(in, c.dead)
+		out, moved := Reroute(in, c.dead, c.alive)
 		if moved != c.moved || !reflect.DeepEqual(paths(out, "a"), c.a) || !reflect.DeepEqual(paths(out, "b"), c.b) {
 			t.Errorf("%s: moved %d a %v b %v; want %d %v %v", c.name, moved, paths(out, "a"), paths(out, "b"), c.moved, c.a, c.b)
 		}

@@ -6,11 +6,13 @@ import (
 
 // Reroute returns t with every dead path of a session removed and its rate given to
 // the session's surviving paths in proportion to their rates, so the session keeps
-// its total rate (the controller's re-allocation corrects it). A session whose
-// paths are all dead is left as it is: there is nowhere to move it, and the
-// switches' fast failover still carries what they can. moved counts the sessions
-// that changed. t itself is not modified.
-func Reroute(t *ratetable.Table, dead deadSet) (out *ratetable.Table, moved int) {
+// its total rate (the controller's re-allocation corrects it). When none of the
+// table's paths survives, the whole rate goes to the first of the session's alive
+// paths that is not avoided (the allocator too fills a session's paths in order);
+// without one the session is left as it is (the switches' fast failover still
+// carries what it can). moved counts the sessions that changed. t itself is not
+// modified.
+func Reroute(t *ratetable.Table, dead deadSet, aliveOf aliveLists) (out *ratetable.Table, moved int) {
 	if t == nil {
 		return nil, 0
 	}
@@ -31,7 +33,26 @@ func Reroute(t *ratetable.Table, dead deadSet) (out *ratetable.Table, moved int)
 				aliveTotal += p.RateBps
 			}
 		}
-		if len(alive) == len(s.Paths) || len(alive) == 0 {
+		if len(alive) == len(s.Paths) {
+			continue
+		}
+		if len(alive) == 0 {
+			spare := 0
+			for _, p := range aliveOf[s.ID] {
+				if !d[p] && p > 0 {
+					spare = p
+					break
+				}
+			}
+			if spare == 0 || s.Paths[0].ID == 0 {
+				continue
+			}
+			r := total
+			if r > ratetable.MaxRateBps {
+				r = ratetable.MaxRateBps
+			}
+			c.Sessions[i].Paths = []ratetable.Path{{ID: spare, RateBps: r}}
+			moved++
 			continue
 		}
 		paths := make([]ratetable.Path, len(alive))

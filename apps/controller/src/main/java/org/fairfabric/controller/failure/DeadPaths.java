@@ -21,12 +21,26 @@ import org.fairfabric.core.model.Topology;
  * read by separate consumers, in no common order).
  */
 public final class DeadPaths {
+    /** The shim's limit on a session's paths (host-shim/ratetable MaxPaths): at most this many alive paths are listed. */
+    static final int MAX_ALIVE = 4;
+
+    /**
+     * One session's dead path ids (ascending) and its paths that are up (path-id order, at most
+     * {@link #MAX_ALIVE}): where the shim moves the session when no path of its table survives.
+     */
+    public record SessionPaths(List<Integer> dead, List<Integer> alive) {
+        public SessionPaths {
+            dead = List.copyOf(dead);
+            alive = List.copyOf(alive);
+        }
+    }
+
     private DeadPaths() {
     }
 
-    /** Shim host → session id → dead path ids (ascending); every shim host of {@code r} has an entry, empty when nothing is dead. */
-    public static Map<String, Map<String, List<Integer>>> of(AllocationResult r, Set<String> downLinks) {
-        Map<String, Map<String, List<Integer>>> out = new TreeMap<>();
+    /** Shim host → session id → its dead and alive paths; every shim host of {@code r} has an entry, empty when nothing is dead. */
+    public static Map<String, Map<String, SessionPaths>> of(AllocationResult r, Set<String> downLinks) {
+        Map<String, Map<String, SessionPaths>> out = new TreeMap<>();
         for (String h : r.model().shimHosts()) {
             out.put(h, new TreeMap<>());
         }
@@ -40,7 +54,7 @@ public final class DeadPaths {
             if (src == null || s.paths().isEmpty() || !topo.hosts().containsKey(s.session().dstHost)) {
                 continue;
             }
-            Map<String, List<Integer>> host = out.get(src.cableOwner()); // a VM's server runs the shim
+            Map<String, SessionPaths> host = out.get(src.cableOwner()); // a VM's server runs the shim
             if (host == null) {
                 continue;
             }
@@ -51,15 +65,20 @@ public final class DeadPaths {
                 continue;
             }
             Set<Integer> dead = new TreeSet<>();
+            List<Integer> alive = new ArrayList<>();
             for (Path p : all) {
+                boolean down = false;
                 for (String link : downLinks) {
-                    if (p.id() > 0 && p.traverses(link)) {
-                        dead.add(p.id());
-                    }
+                    down |= p.traverses(link);
+                }
+                if (down && p.id() > 0) {
+                    dead.add(p.id());
+                } else if (!down && p.id() > 0 && alive.size() < MAX_ALIVE) {
+                    alive.add(p.id());
                 }
             }
             if (!dead.isEmpty()) {
-                host.put(s.session().id, new ArrayList<>(dead));
+                host.put(s.session().id, new SessionPaths(new ArrayList<>(dead), alive));
             }
         }
         return out;

@@ -1,7 +1,6 @@
 package org.fairfabric.controller.failure;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -29,7 +28,7 @@ public final class DeadPathsComponent extends Component {
     private final NetworkView network;
     private final RatesSink sink;
     private final LongSupplier clockMillis;
-    private final Map<String, Map<String, List<Integer>>> sent = new HashMap<>();
+    private final Map<String, Map<String, DeadPaths.SessionPaths>> sent = new HashMap<>();
     private final Map<String, Long> versions = new HashMap<>();
     private AllocationResult last;
     private long published;
@@ -55,7 +54,7 @@ public final class DeadPathsComponent extends Component {
             return;
         }
         Set<String> down = TwoStageAdmission.downLinks(network);
-        Map<String, Map<String, List<Integer>>> now = DeadPaths.of(last, down);
+        Map<String, Map<String, DeadPaths.SessionPaths>> now = DeadPaths.of(last, down);
         now.forEach((host, dead) -> {
             if (dead.equals(sent.get(host))) {
                 return;

@@ -3,7 +3,6 @@ package org.fairfabric.controller.failure;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import org.fairfabric.api.json.Json;
 
@@ -14,14 +13,18 @@ public final class DeadPathsJson {
     private DeadPathsJson() {
     }
 
-    public static String write(String host, long version, Map<String, List<Integer>> dead, Collection<String> downLinks) {
+    public static String write(String host, long version, Map<String, DeadPaths.SessionPaths> dead, Collection<String> downLinks) {
         ObjectNode n = Json.MAPPER.createObjectNode();
         n.put("schema", SCHEMA).put("host", host).put("version", version);
         ArrayNode sessions = n.putArray("sessions");
         dead.forEach((id, paths) -> {
             ObjectNode s = sessions.addObject().put("id", id);
             ArrayNode d = s.putArray("dead");
-            paths.forEach(d::add);
+            paths.dead().forEach(d::add);
+            if (!paths.alive().isEmpty()) {
+                ArrayNode a = s.putArray("alive");
+                paths.alive().forEach(a::add);
+            }
         });
         ArrayNode links = n.putArray("links");
         new java.util.TreeSet<>(downLinks).forEach(links::add);

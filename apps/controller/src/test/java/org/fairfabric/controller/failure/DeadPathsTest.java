@@ -56,10 +56,9 @@ class DeadPathsTest {
         Link up = before.model().topology().upwardLinks(leaf1).get(1);
         List<Path> paths = new PathEnumerator(before.model().topology()).paths("h1", "h3");
         List<Integer> overIt = new ArrayList<>();
+        List<Integer> others = new ArrayList<>();
         for (Path p : paths) {
-            if (p.traverses(up.id())) {
-                overIt.add(p.id());
-            }
+            (p.traverses(up.id()) ? overIt : others).add(p.id());
         }
         assertEquals(1, overIt.size(), "one of the two leaf-spine paths crosses " + up.id() + ": " + paths);
         assertTrue(overIt.get(0) > 0);
@@ -67,16 +66,17 @@ class DeadPathsTest {
         // the allocation made before the failure and the one made after it name the same dead path:
         // the list does not depend on whether the table in force still has that path
         for (AllocationResult r : List.of(before, allocate(Set.of(up.id())))) {
-            Map<String, Map<String, List<Integer>>> dead = DeadPaths.of(r, Set.of(up.id()));
-            assertEquals(Map.of("h1", Map.of("s13", overIt)), dead,
+            Map<String, Map<String, DeadPaths.SessionPaths>> dead = DeadPaths.of(r, Set.of(up.id()));
+            assertEquals(Map.of("h1", Map.of("s13", new DeadPaths.SessionPaths(overIt, others))), dead,
                     "h1's session to the other leaf loses the path over " + up.id() + "; its session on its own leaf and h3's (no shim) are not listed");
         }
     }
 
     @Test
     void theRecordHasTheDocumentedShape() throws Exception {
-        JsonNode n = Json.MAPPER.readTree(DeadPathsJson.write("h1", 42, Map.of("t1/vm3-vm7", List.of(2)), List.of("b", "a")));
-        assertEquals(Json.MAPPER.readTree("{\"schema\":1,\"host\":\"h1\",\"version\":42,\"sessions\":[{\"id\":\"t1/vm3-vm7\",\"dead\":[2]}],"
+        JsonNode n = Json.MAPPER.readTree(DeadPathsJson.write("h1", 42, Map.of("t1/vm3-vm7", new DeadPaths.SessionPaths(List.of(2), List.of(1, 3))),
+                List.of("b", "a")));
+        assertEquals(Json.MAPPER.readTree("{\"schema\":1,\"host\":\"h1\",\"version\":42,\"sessions\":[{\"id\":\"t1/vm3-vm7\",\"dead\":[2],\"alive\":[1,3]}],"
                 + "\"links\":[\"a\",\"b\"]}"), n);
     }
 }
