@@ -391,10 +391,12 @@ func (d *Datapath) Stats() ([]PathStats, QdiscStats, error) {
 	return out, qs, nil
 }
 
-// RecvKey identifies a received sub-flow: the sending address and the path (VLAN
-// id; 0 = untagged).
+// RecvKey identifies a received sub-flow: the sending and the receiving address (the
+// packet's destination: the host's or one of its VMs') and the path (VLAN id; 0 =
+// untagged).
 type RecvKey struct {
 	Src  netip.Addr
+	Dst  netip.Addr
 	Path int
 }
 
@@ -410,7 +412,7 @@ func (d *Datapath) Received() (map[RecvKey]RecvCounters, error) {
 	var v [recvValueSize]byte
 	it := d.recv.Iterate()
 	for it.Next(&k, &v) {
-		key := RecvKey{Src: netip.AddrFrom4([4]byte(k[0:4])), Path: int(binary.LittleEndian.Uint32(k[4:8]))}
+		key := RecvKey{Src: netip.AddrFrom4([4]byte(k[0:4])), Dst: netip.AddrFrom4([4]byte(k[4:8])), Path: int(binary.LittleEndian.Uint32(k[8:12]))}
 		le := binary.LittleEndian
 		out[key] = RecvCounters{Packets: le.Uint64(v[0:]), IPBytes: le.Uint64(v[8:]), PayloadBytes: le.Uint64(v[16:])}
 	}

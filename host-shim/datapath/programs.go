@@ -70,9 +70,11 @@ func (v sessionValue) marshal() []byte {
 }
 
 // recvKey / recvValue: the ingress program's counters, Promenade's
-// PathBytes[<sender, receiver>][EC path id] (Eq. 5) plus packets and IP bytes.
+// PathBytes[<sender, receiver>][EC path id] (Eq. 5) plus packets and IP bytes. The
+// receiver is the packet's destination address, not the host's: a host's VMs have
+// addresses of their own, and each VM pair is a session of its own.
 const (
-	recvKeySize   = 8  // saddr (network order), vid
+	recvKeySize   = 12 // saddr, daddr (network order), vid
 	recvValueSize = 24 // packets, ip_bytes, payload_bytes (u64 each)
 )
 
@@ -174,7 +176,7 @@ func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
 }
 
 // ingressProgram pops the path's VLAN tag (if the last hop left it on) and adds
-// the packet to PathBytes[source][vid]; vid 0 counts untagged packets.
+// the packet to PathBytes[source, destination][vid]; vid 0 counts untagged packets.
 func ingressProgram(recv *ebpf.Map) (*ebpf.Program, error) {
 	const ipHdr = -64 // 20 bytes of IPv4 header on the stack
 	ins := asm.Instructions{
@@ -196,10 +198,12 @@ func ingressProgram(recv *ebpf.Map) (*ebpf.Program, error) {
 		asm.Mov.Imm(asm.R4, 20),
 		asm.FnSkbLoadBytes.Call(),
 		asm.JNE.Imm(asm.R0, 0, "pass"),
-		// key = {saddr, vid} at fp-16
+		// key = {saddr, daddr, vid} at fp-16
 		asm.LoadMem(asm.R2, asm.RFP, ipHdr+12, asm.Word),
 		asm.StoreMem(asm.RFP, -16, asm.R2, asm.Word),
-		asm.StoreMem(asm.RFP, -12, asm.R8, asm.Word),
+		asm.LoadMem(asm.R2, asm.RFP, ipHdr+16, asm.Word),
+		asm.StoreMem(asm.RFP, -12, asm.R2, asm.Word),
+		asm.StoreMem(asm.RFP, -8, asm.R8, asm.Word),
 		// R9 = IHL in bytes, R7 = total length
 		asm.LoadMem(asm.R9, asm.RFP, ipHdr, asm.Byte),
 		asm.And.Imm(asm.R9, 0x0f),
