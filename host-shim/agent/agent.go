@@ -59,6 +59,7 @@ type Agent struct {
 	prevRecv  map[datapath.RecvKey]datapath.RecvCounters
 	prevSent  map[[2]any]uint64
 	sessState map[string]*sessionActivity
+	unpinned  unpinnedTracker
 	lastStats telemetry.Stats
 }
 
@@ -80,7 +81,8 @@ func New(cfg Config, dp *datapath.Datapath, prod *telemetry.Producer) *Agent {
 		cfg.Refresh = 10
 	}
 	return &Agent{cfg: cfg, dp: dp, prod: prod, rejected: map[string]uint64{},
-		prevRecv: map[datapath.RecvKey]datapath.RecvCounters{}, prevSent: map[[2]any]uint64{}, sessState: map[string]*sessionActivity{}}
+		prevRecv: map[datapath.RecvKey]datapath.RecvCounters{}, prevSent: map[[2]any]uint64{}, sessState: map[string]*sessionActivity{},
+		unpinned: newUnpinnedTracker(cfg.IdlePeriods)}
 }
 
 // HandleRates validates one record of the rates topic and, if admitted, applies it.
@@ -239,6 +241,33 @@ func (a *Agent) reportSent(now time.Time, period time.Duration) {
 		case refresh:
 			a.publishSession(now, s, active, "refresh")
 		}
+	}
+	a.reportUnpinned(now, tenant, refresh)
+}
+
+// reportUnpinned reports the destinations this host sends to outside any session of
+// its table, as sessions "unpinned/<dst>" without a tenant (the shim does not know it):
+// so the monitor sees a sender's traffic that no table covers, e.g. after a
+// controller restart forgot the sessions it had detected (docs/host-shim.md).
+func (a *Agent) reportUnpinned(now time.Time, table map[string]ratetable.Session, refresh bool) {
+	counters, err := a.dp.Unpinned()
+	if err != nil {
+		log.Printf("reading unpinned counters: %v", err)
+		return
+	}
+	pinned := map[netip.Addr]bool{}
+	for _, s := range table {
+		pinned[s.DstAddr()] = true
+	}
+	for _, r := range a.unpinned.update(counters, pinned, refresh) {
+		state := "inactive"
+		if r.active {
+			state = "active"
+		}
+		id := UnpinnedPrefix + r.dst.String()
+		a.prod.Publish(a.cfg.Topics.Sessions, a.cfg.Host+"/"+id, telemetry.SessionState{Schema: telemetry.Schema, Host: a.cfg.Host,
+			Seq: a.prod.NextSeq(a.cfg.Topics.Sessions), TsMs: now.UnixMilli(), Session: id,
+			Src: a.cfg.Addr.String(), Dst: r.dst.String(), State: state, Reason: r.reason})
 	}
 }
 

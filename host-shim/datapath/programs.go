@@ -82,14 +82,24 @@ func newSessionsMap() (*ebpf.Map, error) {
 	return ebpf.NewMap(&ebpf.MapSpec{Name: "ff_sessions", Type: ebpf.Hash, KeySize: 4, ValueSize: sessionValueSize, MaxEntries: 1024})
 }
 
+// unpinned: the egress program's counters of traffic to destinations that have no
+// session in the table (packets, bytes of Ethernet frames), keyed by the destination.
+// LRU: a host that talks to many unknown destinations evicts the oldest.
+const unpinnedValueSize = 16
+
+func newUnpinnedMap() (*ebpf.Map, error) {
+	return ebpf.NewMap(&ebpf.MapSpec{Name: "ff_unpinned", Type: ebpf.LRUHash, KeySize: 4, ValueSize: unpinnedValueSize, MaxEntries: 4096})
+}
+
 func newRecvMap() (*ebpf.Map, error) {
 	return ebpf.NewMap(&ebpf.MapSpec{Name: "ff_recv", Type: ebpf.Hash, KeySize: recvKeySize, ValueSize: recvValueSize, MaxEntries: 16384})
 }
 
 // egressProgram classifies IPv4 packets by destination into their session, picks
 // one of the session's paths in proportion to the path weights, sets skb->priority
-// to the session-path's HTB class and pushes the path's VLAN tag.
-func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
+// to the session-path's HTB class and pushes the path's VLAN tag. A packet whose
+// destination has no session is counted in unpinned and left alone.
+func egressProgram(sessions, unpinned *ebpf.Map) (*ebpf.Program, error) {
 	ins := asm.Instructions{
 		asm.Mov.Reg(asm.R6, asm.R1),
 		asm.LoadMem(asm.R2, asm.R6, skbProtocol, asm.Word),
@@ -106,7 +116,7 @@ func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
 		asm.Mov.Reg(asm.R2, asm.RFP),
 		asm.Add.Imm(asm.R2, -8),
 		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "pass"),
+		asm.JEq.Imm(asm.R0, 0, "unpinned"),
 		asm.Mov.Reg(asm.R7, asm.R0),
 		asm.LoadMem(asm.R3, asm.R7, 8, asm.Word),
 		asm.JEq.Imm(asm.R3, 1, "flow"),
@@ -169,6 +179,32 @@ func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
 		asm.Mov.Imm(asm.R2, proto8021Q),
 		asm.Mov.Reg(asm.R3, asm.R5),
 		asm.FnSkbVlanPush.Call(),
+		asm.Ja.Label("pass"),
+		// no session: unpinned[dst] += {1, len}; the key is still at fp-8
+		asm.LoadMapPtr(asm.R1, unpinned.FD()).WithSymbol("unpinned"),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.FnMapLookupElem.Call(),
+		asm.JNE.Imm(asm.R0, 0, "ucount"),
+		asm.StoreImm(asm.RFP, -24, 0, asm.DWord),
+		asm.StoreImm(asm.RFP, -16, 0, asm.DWord),
+		asm.LoadMapPtr(asm.R1, unpinned.FD()),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.Mov.Reg(asm.R3, asm.RFP),
+		asm.Add.Imm(asm.R3, -24),
+		asm.Mov.Imm(asm.R4, bpfNoExist),
+		asm.FnMapUpdateElem.Call(),
+		asm.LoadMapPtr(asm.R1, unpinned.FD()),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.FnMapLookupElem.Call(),
+		asm.JEq.Imm(asm.R0, 0, "pass"),
+		asm.Mov.Imm(asm.R1, 1).WithSymbol("ucount"),
+		asm.StoreXAdd(asm.R0, asm.R1, asm.DWord),
+		asm.LoadMem(asm.R2, asm.R6, 0, asm.Word), // skb->len
+		asm.Add.Imm(asm.R0, 8),
+		asm.StoreXAdd(asm.R0, asm.R2, asm.DWord),
 		asm.Mov.Imm(asm.R0, tcActOK).WithSymbol("pass"),
 		asm.Return(),
 	)

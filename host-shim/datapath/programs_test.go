@@ -2,6 +2,7 @@ package datapath
 
 import (
 	"encoding/binary"
+	"fmt"
 	"net/netip"
 	"os"
 	"testing"
@@ -59,7 +60,12 @@ func TestEgressSplitsByWeight(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sessions.Close()
-	prog, err := egressProgram(sessions)
+	unpinned, err := newUnpinnedMap()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unpinned.Close()
+	prog, err := egressProgram(sessions, unpinned)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +116,16 @@ func TestEgressSplitsByWeight(t *testing.T) {
 				}
 			}
 		})
+	}
+	// only the packets to 10.0.0.9, which has no session, are counted as unpinned (frames of 14+20+8+100 bytes)
+	d := &Datapath{unpinned: unpinned}
+	got, err := d.Unpinned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[netip.Addr]SentCounters{netip.MustParseAddr("10.0.0.9"): {Packets: 50, Bytes: 50 * 142}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("unpinned counters %v, want %v", got, want)
 	}
 }
 
