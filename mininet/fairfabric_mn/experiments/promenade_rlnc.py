@@ -1,8 +1,7 @@
 """Promenade's RLNC over multipath (issue 22): one session over 4 paths of unequal delay, coded
 (bin/rlnc) vs packet-split TCP without coding.
 
-A leaf-spine of p4switch processes: 2 leaves, 4 spines, 1 host per leaf, host links MBPS, cables
-MBPS/4, and
+A leaf-spine of p4switch processes: 2 leaves, 4 spines, 1 host per leaf, every link MBPS, and
 the cables to spine j delayed by DELAYS_MS[j] in the switches' traffic manager (each direction; a
 path crosses two such cables, so its one-way delay is twice that: 0/2/5/10 ms, the digest's T8).
 The controller allocates the session h1 -> h2 over the 4 paths (exact PF: the host link, MBPS,
@@ -32,20 +31,16 @@ NAME = "promenade-rlnc"
 SUMMARY = "RLNC over 4 paths of unequal delay vs packet-split TCP (Mininet, controller, pinned paths)"
 PAPER = "Promenade (Chen et al.), §4 and §7.2 (RLNC makes multipath reordering harmless; Table 2 not reproduced)"
 NEEDS_ROOT = True
-MBPS = 12  # cables MBPS/4 = 3 Mbit/s: netcfg bandwidths are whole Mbit/s
+MBPS = 10
 DELAYS_MS = (0, 1, 2.5, 5)
 PREFIX = "xr" + "0123456789abcdefghijklmnopqrstuvwxyz"[os.getpid() % 36]
 
 
 class DelayedLeafSpine(fabric.LeafSpine):
-    """LeafSpine whose cables to spine j are delayed by DELAYS_MS[j] and carry a quarter of the
-    host links' rate, so that the allocation needs all 4 paths (the controller puts a session on
-    as few paths as the links allow: docs/controller.md, "Fewest paths")."""
+    """LeafSpine whose cables to spine j are delayed by DELAYS_MS[j]."""
 
-    def cable(self, a, pa, b, pb, bw=None):
-        bw = self.bw / 4.0
-        self.cable_bw[frozenset((a, b))] = bw
-        params = self.link_params(bw)
+    def cable(self, a, pa, b, pb):
+        params = self.link_params()
         delay = DELAYS_MS[int(b.split("spine")[1]) - 1]
         if delay:
             params["delay"] = "%gms" % delay
@@ -59,7 +54,7 @@ def run(quick=False):
     seconds = 6 if quick else 15
     total_bps = MBPS * 1e6
     res = Result(NAME, PAPER, quick, {
-        "topology": "leaf-spine, 2 leaves x 4 spines x 1 host, host links %d Mbit/s, leaf-spine cables %g Mbit/s" % (MBPS, MBPS / 4.0),
+        "topology": "leaf-spine, 2 leaves x 4 spines x 1 host, every link %d Mbit/s" % MBPS,
         "delays_ms_per_cable": DELAYS_MS, "path_one_way_delay_ms": [2 * d for d in DELAYS_MS],
         "rlnc": "bin/rlnc, window 8, 1 KB symbols, rates: h1's newest table on ff.ctl.rates.v1 (as -rates FILE)",
         "tcp": "iperf3 (CUBIC) through h1's host shim, split: packet over the same 4 paths",
