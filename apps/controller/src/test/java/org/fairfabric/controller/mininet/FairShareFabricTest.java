@@ -255,12 +255,16 @@ class FairShareFabricTest extends FabricTestBase {
     }
 
     /**
-     * violet's session ends (DELETE /sessions/{id}): amber and green, still sending, share cfh2's cable
-     * 6:2 within one allocation round, and achieve it (±5 %, 10 s windows).
+     * violet's session ends — its traffic stops and its session is deleted (DELETE /sessions/{id}):
+     * amber and green, still sending, share cfh2's cable 6:2 within one allocation round, and achieve
+     * it (±5 %, 10 s windows). (A deleted session's traffic that went on would leave the shim
+     * unlimited, no class being left for it, and take the cable from the others.)
      */
     @Test
     @Order(5)
     void aSessionThatEndsGivesItsShareToTheOthers() throws Exception {
+        fabric.tryCall("bg_wait", "job", clientJobs.get(2), "timeout", 1); // stops violet's iperf3 client
+        clientJobs.remove(2);
         long t0 = System.nanoTime();
         HttpJson.Answer d = ctl.send("DELETE", "/sessions/" + sessions.get(2), null);
         assertEquals(204, d.status, d.toString());
@@ -468,7 +472,8 @@ class FairShareFabricTest extends FabricTestBase {
      * queue drops over the window, and each flow's TCP state (ss -ti: cwnd, rtt, pacing and delivery
      * rate, bytes not yet sent, time limited by the receive window or the send buffer).
      */
-    record Diagnosis(Map<String, long[]> sentBytesAndBacklog, long retrans, Map<String, Long> queueDrops, String tcp) {
+    record Diagnosis(Map<String, long[]> sentBytesAndBacklog, long retrans, Map<String, Long> queueDrops, Map<String, long[]> queues,
+                     String tcp) {
         static Diagnosis read(MininetFabric fabric, String sender) {
             JsonNode stats = fabric.call("shim", "host", sender).path("body");
             Map<String, long[]> sent = new LinkedHashMap<>();
@@ -478,10 +483,13 @@ class FairShareFabricTest extends FabricTestBase {
                 v[1] += p.path("backlog_bytes").asLong();
             }
             Map<String, Long> drops = new LinkedHashMap<>();
+            Map<String, long[]> queues = new LinkedHashMap<>(); // switch/port -> {packets waiting, dequeued so far}
             for (String sw : fabric.switches()) {
                 long n = 0;
                 for (JsonNode port : fabric.call("ports", "switch", sw).path("ports")) {
                     n += port.path("queue_drops").asLong();
+                    long waiting = port.path("enqueued").asLong() - port.path("dequeued").asLong();
+                    queues.put(sw + "/" + port.path("port").asInt(), new long[] {waiting, port.path("dequeued").asLong()});
                 }
                 drops.put(sw, n);
             }
@@ -503,7 +511,7 @@ class FairShareFabricTest extends FabricTestBase {
                     tcp.append(" {").append(one.toString().trim()).append('}');
                 }
             }
-            return new Diagnosis(sent, stats.path("drops").path("tcp_retrans").asLong(), drops, tcp.toString());
+            return new Diagnosis(sent, stats.path("drops").path("tcp_retrans").asLong(), drops, queues, tcp.toString());
         }
 
         String since(Diagnosis before, double seconds) {
@@ -517,6 +525,13 @@ class FairShareFabricTest extends FabricTestBase {
                 long d = n - before.queueDrops.getOrDefault(sw, 0L);
                 if (d > 0) {
                     out.append(sw).append('=').append(d).append(' ');
+                }
+            });
+            out.append("}; switch ports with packets waiting (now, dequeued pkt/s) {");
+            queues.forEach((port, q) -> {
+                if (q[0] >= 3) {
+                    long[] was = before.queues.getOrDefault(port, new long[2]);
+                    out.append(String.format("%s=%d,%.0f ", port, q[0], (q[1] - was[1]) / seconds));
                 }
             });
             return out.append("}; tcp").append(tcp).toString();
