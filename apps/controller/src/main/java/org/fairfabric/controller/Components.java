@@ -47,6 +47,10 @@ final class Components {
         if (plan != null) {
             groups = bus.register(new RoutingGroupsComponent(plan, p.slices, network, s.routing));
             bus.register(new FailureComponent(p.topology, network, bus));
+            if (s.kafka != null) { // dead paths to the shims (contract C3)
+                bus.register(new org.fairfabric.controller.failure.DeadPathsComponent(network,
+                        new org.fairfabric.controller.failure.KafkaDeadPathsSink(s.kafka), System::currentTimeMillis));
+            }
             bus.register(new ProbingComponent(p.topology, p.packets, s.echoIntervalMs));
             FabricEventHandler reports = new FabricEventHandler(
                     (e, receivedNanos) -> bus.post(new ControlEvent.MetricReported(e, receivedNanos)),
