@@ -23,16 +23,13 @@ import org.junit.jupiter.api.Test;
  * iptables counters per sending VM on cfh15, counted as frames on the wire (IP bytes + 14 bytes
  * of Ethernet + 4 of the path's VLAN tag per packet), as the allocation counts them.
  *
- * <p>The link rate is {@link #LINK_MBIT} (4 Mbit/s): on a loaded 2-core machine one TCP flow
- * through the shim tops out at a rate that falls with the load (4-5 Mbit/s at load 30-36, about
- * 3 at load 45-50), while flows allocated less achieve their allocation within 3 %
- * (docs/controller.md, "Fair shares in Mininet"). At 4 Mbit/s every share here is at most 2.2 Mbit/s.
- * The best of at most {@link #WINDOWS} consecutive windows is checked, as a CPU stall of the
- * machine is not the product's error.
+ * <p>The link rate is {@link #LINK_MBIT} (4 Mbit/s). Each window prints beside it where a shortfall
+ * comes from ({@link Diagnosis}). The best of at most {@link #WINDOWS} consecutive windows is
+ * checked, as a CPU stall of the machine is not the product's error.
  */
 @EnabledIfSystemProperty(named = "fairfabric.mininet.fairness", matches = "true",
-        disabledReason = "fails on the loaded 2-core machine: the largest flow achieves ~90 % of its allocation"
-        + " (docs/controller.md, \"Fair shares in Mininet\"); run with -Dfairfabric.mininet.fairness=true")
+        disabledReason = "fails on the loaded 2-core machine: at load 50+ every flow falls 10-20 % short behind queues in the"
+        + " CPU-starved p4switch processes (docs/controller.md, \"Fair shares in Mininet\"); run with -Dfairfabric.mininet.fairness=true")
 class FairShareFabricTest extends FabricTestBase {
     static final double LINK_MBIT = Double.parseDouble(System.getProperty("fairfabric.mininet.fairLinkMbit", "4"));
     static final double C = LINK_MBIT * 1e6;
@@ -380,7 +377,7 @@ class FairShareFabricTest extends FabricTestBase {
         Thread.sleep(1000);
         for (int n = 0; n < TENANTS.length; n++) {
             clientJobs.add(fabric.call("bg", "host", SENDER, "argv", List.of("iperf3", "-c", dstIp(n), "-B", srcIp(n),
-                    "-p", Integer.toString(BASE_PORT + n), "-t", "240")).path("job").asInt());
+                    "-p", Integer.toString(BASE_PORT + n), "-t", "900")).path("job").asInt()); // the class takes 6+ min at load 60
         }
     }
 
