@@ -1,4 +1,8 @@
-"""Promenade's multipath sessions against single-path ECMP TCP, through the controller in both of
+"""NOT YET REGISTERED in experiments/__init__.py MODULES: written in session 8 and never run (the
+fairness branch's session-8 notes); register it once `./fairfabric experiment promenade-ecmp --quick`
+has run through.
+
+Promenade's multipath sessions against single-path ECMP TCP, through the controller in both of
 its routing modes (docs/controller.md, "Routing modes"): `--routing pinned` (the allocator's
 per-path rates, tagged by the shims, pinned in the switches) and `--routing ecmp` (the switches hash
 each flow over their equal-cost uplinks; the shims limit each session's total only).
