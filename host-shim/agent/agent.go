@@ -12,6 +12,7 @@ import (
 
 	"github.com/fairfabric/fairfabric/host-shim/control"
 	"github.com/fairfabric/fairfabric/host-shim/datapath"
+	"github.com/fairfabric/fairfabric/host-shim/failover"
 	"github.com/fairfabric/fairfabric/host-shim/hoststats"
 	"github.com/fairfabric/fairfabric/host-shim/ratetable"
 	"github.com/fairfabric/fairfabric/host-shim/telemetry"
@@ -61,6 +62,8 @@ type Agent struct {
 	sessState map[string]*sessionActivity
 	unpinned  unpinnedTracker
 	lastStats telemetry.Stats
+
+	fo *failover.Failover // dead paths from the controller (failover.go)
 }
 
 type sessionActivity struct {
@@ -82,6 +85,7 @@ func New(cfg Config, dp *datapath.Datapath, prod *telemetry.Producer) *Agent {
 	}
 	return &Agent{cfg: cfg, dp: dp, prod: prod, rejected: map[string]uint64{},
 		prevRecv: map[datapath.RecvKey]datapath.RecvCounters{}, prevSent: map[[2]any]uint64{}, sessState: map[string]*sessionActivity{},
+		fo:       failover.New(failover.DefaultFreeze, time.Now().UnixNano()),
 		unpinned: newUnpinnedTracker(cfg.IdlePeriods)}
 }
 
@@ -102,7 +106,7 @@ func (a *Agent) HandleRates(rec control.Record) {
 		return
 	}
 	t0 := time.Now()
-	if err := a.dp.Apply(t); err != nil {
+	if err := a.dp.Apply(a.fo.Filter(t, t0)); err != nil { // dead paths rerouted (failover.go)
 		a.applyErrors++
 		log.Printf("rates version %d could not be applied, version %d stays in force: %v", t.Version, a.gate.Applied(), err)
 		// Apply stops at the first failing step; put back what it may have changed.
@@ -114,6 +118,7 @@ func (a *Agent) HandleRates(rec control.Record) {
 		return
 	}
 	a.gate.Commit(t)
+	a.fo.Keep(t)
 	a.applied++
 	a.lastApplied = time.Now()
 	a.lastApply = a.lastApplied.Sub(t0)

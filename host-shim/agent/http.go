@@ -40,6 +40,7 @@ func (a *Agent) Handler() http.Handler {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(a.dp.Current())
 	})
+	mux.HandleFunc("/failover", a.failoverHandler)
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
 		h := a.Health()
 		a.mu.Lock()

@@ -166,6 +166,9 @@ func Open(cfg Config) (*Datapath, error) {
 func (d *Datapath) ifindex() int { return d.link.Attrs().Index }
 
 func (d *Datapath) installQdiscs() error {
+	if err := d.removeLeftovers(); err != nil {
+		return err
+	}
 	root := netlink.NewHtb(netlink.QdiscAttrs{LinkIndex: d.ifindex(), Handle: netlink.MakeHandle(rootMajor, 0), Parent: netlink.HANDLE_ROOT})
 	root.Defcls = defaultMinor
 	if err := d.nh.QdiscReplace(root); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/fairfabric/fairfabric/host-shim/agent"
 	"github.com/fairfabric/fairfabric/host-shim/control"
 	"github.com/fairfabric/fairfabric/host-shim/datapath"
+	"github.com/fairfabric/fairfabric/host-shim/failover"
 	"github.com/fairfabric/fairfabric/host-shim/telemetry"
 )
 
@@ -105,6 +106,11 @@ func run() error {
 		if err := control.Consume(ctx, brokerList, control.TopicRates+*suffix, *host, ag.HandleRates); err != nil {
 			log.Printf("rates consumer: %v", err)
 			stop()
+		}
+	}()
+	go func() { // dead paths (docs/kafka.md, ff.ctl.deadpaths.v1): failover to surviving paths
+		if err := control.Consume(ctx, brokerList, failover.Topic+*suffix, *host, ag.HandleDeadPaths); err != nil {
+			log.Printf("dead-paths consumer: %v", err)
 		}
 	}()
 	log.Printf("host-shim %s (%s) on %s, mode %s, T=%v, metrics http://%s", *host, ip, *ifname, *mode, *period, ln.Addr())

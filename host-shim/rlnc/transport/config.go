@@ -14,6 +14,7 @@ type Config struct {
 	Window     int           // coding window: newest packets a coded packet combines (default 8, ≤ 16)
 	Capacity   int           // receiver's decoder capacity and the sender's flow-control window, packets (default 256)
 	MinRTO     time.Duration // floor of the repair timeout (default 10 ms)
+	MaxRTO     time.Duration // ceiling of the repair timeout (default 500 ms)
 	Burst      time.Duration // pacing burst per path (default 2 ms, as the shim's HTB classes)
 	Seed       uint64        // coefficient generator seed; 0 = from the clock
 }
@@ -31,6 +32,9 @@ func (c *Config) fill() error {
 	if c.MinRTO == 0 {
 		c.MinRTO = 10 * time.Millisecond
 	}
+	if c.MaxRTO == 0 {
+		c.MaxRTO = 500 * time.Millisecond
+	}
 	if c.Burst == 0 {
 		c.Burst = 2 * time.Millisecond
 	}
@@ -45,6 +49,9 @@ func (c *Config) fill() error {
 	}
 	if c.MinRTO < 0 || c.Burst < 0 {
 		return fmt.Errorf("rlnc: negative MinRTO or Burst")
+	}
+	if c.MaxRTO < c.MinRTO {
+		return fmt.Errorf("rlnc: MaxRTO %s below MinRTO %s", c.MaxRTO, c.MinRTO)
 	}
 	return nil
 }

@@ -195,7 +195,7 @@ func (s *Sender) Stats() SenderStats {
 }
 
 func (s *Sender) rto() time.Duration {
-	return max(s.cfg.MinRTO, s.srtt+4*s.rttvar)
+	return min(s.cfg.MaxRTO, max(s.cfg.MinRTO, s.srtt+4*s.rttvar))
 }
 
 // sendLoop sends a coded packet whenever there is a new original packet or a repair
@@ -327,13 +327,18 @@ func (s *Sender) ackLoop() {
 		s.stats.Acks++
 		now := time.Now()
 		if int32(a.Seen-s.ackSeen) > 0 {
-			sample := now.Sub(s.sentAt[(a.Seen-1)&uint32(s.cfg.Capacity-1)])
-			d := s.srtt - sample
-			if d < 0 {
-				d = -d
+			// Karn: a packet sent before the last repair round may have been seen through a
+			// repair, so its delay says nothing about the round trip (and across an outage it
+			// would inflate the RTO to seconds).
+			if sent := s.sentAt[(a.Seen-1)&uint32(s.cfg.Capacity-1)]; sent.After(s.lastRep) {
+				sample := now.Sub(sent)
+				d := s.srtt - sample
+				if d < 0 {
+					d = -d
+				}
+				s.rttvar = (3*s.rttvar + d) / 4
+				s.srtt = (7*s.srtt + sample) / 8
 			}
-			s.rttvar = (3*s.rttvar + d) / 4
-			s.srtt = (7*s.srtt + sample) / 8
 			s.ackSeen, s.seenAt = a.Seen, now
 			s.enc.Release(a.Seen)
 			s.repairs = 0

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -136,6 +137,49 @@ func TestStreamThroughReorderingAndLoss(t *testing.T) {
 	t.Logf("receiver %+v", rs)
 }
 
+// outageLink drops every datagram while down.
+type outageLink struct {
+	Link
+	down atomic.Bool
+}
+
+func (l *outageLink) Send(path uint16, b []byte) error {
+	if l.down.Load() {
+		return nil
+	}
+	return l.Link.Send(path, b)
+}
+
+// TestStreamSurvivesOutages: the fabric drops everything five times, for 100 to 500 ms.
+// The stream arrives whole and the repair timeout is back near the loopback's round trip:
+// packets that were seen through a repair give no RTT sample (Karn), and the timeout has a
+// ceiling. Before both, the RTO grew to seconds and the sender sat idle (a stall).
+func TestStreamSurvivesOutages(t *testing.T) {
+	data := randomBytes(5, 3_000_000)
+	wrap := func(l Link) Link {
+		ol := &outageLink{Link: l}
+		go func() {
+			for i := 1; i <= 5; i++ {
+				time.Sleep(150 * time.Millisecond)
+				ol.down.Store(true)
+				time.Sleep(time.Duration(100*i) * time.Millisecond)
+				ol.down.Store(false)
+			}
+		}()
+		return ol
+	}
+	got, ss, _ := transfer(t, Config{Session: 11, Seed: 5}, []Path{{ID: 1, RateBps: 40e6}, {ID: 2, RateBps: 20e6}}, wrap, data)
+	if !bytes.Equal(got, data) {
+		t.Fatalf("received %d bytes, differ from the %d sent", len(got), len(data))
+	}
+	if ss.RepairPackets == 0 {
+		t.Error("the outages needed no repair packet")
+	}
+	if ss.RTO > 100*time.Millisecond {
+		t.Errorf("RTO %s after the outages, want near the loopback's round trip", ss.RTO)
+	}
+}
+
 func TestConfigAndPathsRejected(t *testing.T) {
 	c := udp(t)
 	link := NewUDPLink(c, netip.MustParseAddrPort("127.0.0.1:9"))
@@ -153,6 +197,7 @@ func TestConfigAndPathsRejected(t *testing.T) {
 		"path 0 with more": {Config{}, []Path{{0, 1e6}, {1, 1e6}}},
 		"vid 4095":         {Config{}, []Path{{4095, 1e6}}},
 		"rate 0":           {Config{}, []Path{{1, 0}}},
+		"max rto < min":    {Config{MinRTO: time.Second, MaxRTO: time.Millisecond}, ok},
 	} {
 		if s, err := NewSender(tc.cfg, tc.paths, link, c); err == nil {
 			s.Close(time.Second)

@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
@@ -34,6 +35,10 @@ public final class Monitor {
         // two threads: the readers' task and the stages' tasks run side by side
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        // Latency: Kafka Streams lingers 100 ms before sending a batch, and a consumer's fetch waits up to
+        // 500 ms when a read_committed partition has nothing new; each stage of the view would pay both.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 20);
         // Wait for input partitions that have data not fetched yet (at start, or behind a slow fetch on a
         // loaded machine) before taking another input's later records; caught-up partitions are not waited for.
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, MAX_TASK_IDLE_MS);
