@@ -34,7 +34,7 @@ public final class Monitor {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         // two threads: the readers' task and the stages' tasks run side by side
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30);
         // Latency: Kafka Streams lingers 100 ms before sending a batch, and a consumer's fetch waits up to
         // 500 ms when a read_committed partition has nothing new; each stage of the view would pay both.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
