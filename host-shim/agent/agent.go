@@ -21,7 +21,7 @@ import (
 // Config of one shim.
 type Config struct {
 	Host        string
-	Addr        netip.Addr // this host's IPv4 address (the receiver in PathBytes)
+	Addr        netip.Addr // this host's IPv4 address (the sender in session reports)
 	Period      time.Duration
 	IdlePeriods int // a session with no bytes sent for this many periods is inactive
 	Refresh     int // every Refresh periods, every session's state is re-sent
@@ -60,6 +60,7 @@ type Agent struct {
 	prevRecv  map[datapath.RecvKey]datapath.RecvCounters
 	prevSent  map[[2]any]uint64
 	sessState map[string]*sessionActivity
+	unpinned  unpinnedTracker
 	lastStats telemetry.Stats
 
 	fo *failover.Failover // dead paths from the controller (failover.go)
@@ -84,7 +85,8 @@ func New(cfg Config, dp *datapath.Datapath, prod *telemetry.Producer) *Agent {
 	}
 	return &Agent{cfg: cfg, dp: dp, prod: prod, rejected: map[string]uint64{},
 		prevRecv: map[datapath.RecvKey]datapath.RecvCounters{}, prevSent: map[[2]any]uint64{}, sessState: map[string]*sessionActivity{},
-		fo: failover.New(failover.DefaultFreeze, time.Now().UnixNano())}
+		fo:       failover.New(failover.DefaultFreeze, time.Now().UnixNano()),
+		unpinned: newUnpinnedTracker(cfg.IdlePeriods)}
 }
 
 // HandleRates validates one record of the rates topic and, if admitted, applies it.
@@ -163,23 +165,8 @@ func (a *Agent) reportReceived(start time.Time, period time.Duration) {
 		return
 	}
 	rec := telemetry.PathBytes{Schema: telemetry.Schema, Host: a.cfg.Host, Seq: a.prod.NextSeq(a.cfg.Topics.PathBytes),
-		PeriodStartMs: start.UnixMilli(), PeriodMs: period.Milliseconds(), Entries: []telemetry.PathBytesEntry{}}
-	for k, c := range recv {
-		p := a.prevRecv[k]
-		if c.Packets == p.Packets {
-			continue
-		}
-		ip := c.IPBytes - p.IPBytes
-		rec.Entries = append(rec.Entries, telemetry.PathBytesEntry{Src: k.Src.String(), Dst: a.cfg.Addr.String(), Path: k.Path,
-			Packets: c.Packets - p.Packets, IPBytes: ip, PayloadBytes: c.PayloadBytes - p.PayloadBytes, RateBps: float64(ip) * 8 / period.Seconds()})
-	}
+		PeriodStartMs: start.UnixMilli(), PeriodMs: period.Milliseconds(), Entries: pathBytesEntries(a.prevRecv, recv, period)}
 	a.prevRecv = recv
-	sort.Slice(rec.Entries, func(i, j int) bool {
-		if rec.Entries[i].Src != rec.Entries[j].Src {
-			return rec.Entries[i].Src < rec.Entries[j].Src
-		}
-		return rec.Entries[i].Path < rec.Entries[j].Path
-	})
 	a.prod.Publish(a.cfg.Topics.PathBytes, a.cfg.Host, rec)
 }
 
@@ -260,6 +247,33 @@ func (a *Agent) reportSent(now time.Time, period time.Duration) {
 			a.publishSession(now, s, active, "refresh")
 		}
 	}
+	a.reportUnpinned(now, tenant, refresh)
+}
+
+// reportUnpinned reports the destinations this host sends to outside any session of
+// its table, as sessions "unpinned/<dst>" without a tenant (the shim does not know it):
+// so the monitor sees a sender's traffic that no table covers, e.g. after a
+// controller restart forgot the sessions it had detected (docs/host-shim.md).
+func (a *Agent) reportUnpinned(now time.Time, table map[string]ratetable.Session, refresh bool) {
+	counters, err := a.dp.Unpinned()
+	if err != nil {
+		log.Printf("reading unpinned counters: %v", err)
+		return
+	}
+	pinned := map[netip.Addr]bool{}
+	for _, s := range table {
+		pinned[s.DstAddr()] = true
+	}
+	for _, r := range a.unpinned.update(counters, pinned, refresh) {
+		state := "inactive"
+		if r.active {
+			state = "active"
+		}
+		id := UnpinnedPrefix + r.dst.String()
+		a.prod.Publish(a.cfg.Topics.Sessions, a.cfg.Host+"/"+id, telemetry.SessionState{Schema: telemetry.Schema, Host: a.cfg.Host,
+			Seq: a.prod.NextSeq(a.cfg.Topics.Sessions), TsMs: now.UnixMilli(), Session: id,
+			Src: a.cfg.Addr.String(), Dst: r.dst.String(), State: state, Reason: r.reason})
+	}
 }
 
 func (a *Agent) publishSession(now time.Time, s *sessionActivity, active bool, reason string) {
@@ -286,4 +300,36 @@ func (a *Agent) drops(qs datapath.QdiscStats) telemetry.DropCounts {
 		d.Veth = ls.TxDropped + ls.RxDropped
 	}
 	return d
+}
+
+var broadcast = netip.AddrFrom4([4]byte{255, 255, 255, 255})
+
+// pathBytesEntries are the sub-flows that received packets since prev, one entry per
+// (source, destination, path), sorted by them. The destination is the packets' (the
+// host's address or one of its VMs'), so each VM pair is charged as its own session;
+// multicast and broadcast packets belong to no session and are left out.
+func pathBytesEntries(prev, cur map[datapath.RecvKey]datapath.RecvCounters, period time.Duration) []telemetry.PathBytesEntry {
+	keys := make([]datapath.RecvKey, 0, len(cur))
+	for k, c := range cur {
+		if c.Packets != prev[k].Packets && !k.Dst.IsMulticast() && k.Dst != broadcast {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].Src != keys[j].Src {
+			return keys[i].Src.Less(keys[j].Src)
+		}
+		if keys[i].Dst != keys[j].Dst {
+			return keys[i].Dst.Less(keys[j].Dst)
+		}
+		return keys[i].Path < keys[j].Path
+	})
+	out := []telemetry.PathBytesEntry{}
+	for _, k := range keys {
+		c, p := cur[k], prev[k]
+		ip := c.IPBytes - p.IPBytes
+		out = append(out, telemetry.PathBytesEntry{Src: k.Src.String(), Dst: k.Dst.String(), Path: k.Path,
+			Packets: c.Packets - p.Packets, IPBytes: ip, PayloadBytes: c.PayloadBytes - p.PayloadBytes, RateBps: float64(ip) * 8 / period.Seconds()})
+	}
+	return out
 }

@@ -100,3 +100,50 @@ func TestHandleRatesAdmitsOnlyNewerValidTables(t *testing.T) {
 		t.Errorf("/rates is not the table in force (version 7, 20 Mbit/s): %s", body)
 	}
 }
+
+func TestPathBytesEntriesAreKeyedBySourceDestinationAndPath(t *testing.T) {
+	a := netip.MustParseAddr
+	key := func(src, dst string, path int) datapath.RecvKey {
+		return datapath.RecvKey{Src: a(src), Dst: a(dst), Path: path}
+	}
+	tests := []struct {
+		name      string
+		prev, cur map[datapath.RecvKey]datapath.RecvCounters
+		want      []string // src>dst/path packets ip payload rate
+	}{
+		{"nothing received", nil, map[datapath.RecvKey]datapath.RecvCounters{}, nil},
+		{"the host and two of its VMs from one sender are three pairs", nil, map[datapath.RecvKey]datapath.RecvCounters{
+			key("10.0.0.1", "10.0.0.16", 1):    {Packets: 2, IPBytes: 3000, PayloadBytes: 2800},
+			key("10.0.0.1", "10.200.1.2", 1):   {Packets: 1, IPBytes: 1500, PayloadBytes: 1400},
+			key("10.0.0.1", "10.200.1.2", 0):   {Packets: 1, IPBytes: 100, PayloadBytes: 72},
+			key("10.200.0.2", "10.200.1.2", 3): {Packets: 4, IPBytes: 1000, PayloadBytes: 800},
+		}, []string{
+			"10.0.0.1>10.0.0.16/1 2 3000 2800 24000",
+			"10.0.0.1>10.200.1.2/0 1 100 72 800",
+			"10.0.0.1>10.200.1.2/1 1 1500 1400 12000",
+			"10.200.0.2>10.200.1.2/3 4 1000 800 8000",
+		}},
+		{"only what changed since the last period, as differences", map[datapath.RecvKey]datapath.RecvCounters{
+			key("10.0.0.1", "10.0.0.16", 1):  {Packets: 2, IPBytes: 3000, PayloadBytes: 2800},
+			key("10.0.0.1", "10.200.1.2", 1): {Packets: 1, IPBytes: 1500, PayloadBytes: 1400},
+		}, map[datapath.RecvKey]datapath.RecvCounters{
+			key("10.0.0.1", "10.0.0.16", 1):  {Packets: 2, IPBytes: 3000, PayloadBytes: 2800},
+			key("10.0.0.1", "10.200.1.2", 1): {Packets: 3, IPBytes: 4500, PayloadBytes: 4200},
+		}, []string{"10.0.0.1>10.200.1.2/1 2 3000 2800 24000"}},
+		{"multicast and broadcast are no session", nil, map[datapath.RecvKey]datapath.RecvCounters{
+			key("10.0.0.1", "224.0.0.251", 0):     {Packets: 1, IPBytes: 100},
+			key("10.0.0.1", "255.255.255.255", 0): {Packets: 1, IPBytes: 100},
+		}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, e := range pathBytesEntries(tc.prev, tc.cur, time.Second) {
+				got = append(got, fmt.Sprintf("%s>%s/%d %d %d %d %.0f", e.Src, e.Dst, e.Path, e.Packets, e.IPBytes, e.PayloadBytes, e.RateBps))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

@@ -73,6 +73,7 @@ type Datapath struct {
 	nh       *netlink.Handle
 	link     netlink.Link
 	sessions *ebpf.Map
+	unpinned *ebpf.Map
 	recv     *ebpf.Map
 	egress   *ebpf.Program
 	ingress  *ebpf.Program
@@ -140,10 +141,13 @@ func Open(cfg Config) (*Datapath, error) {
 	if d.sessions, err = newSessionsMap(); err != nil {
 		return nil, fmt.Errorf("sessions map: %w", err)
 	}
+	if d.unpinned, err = newUnpinnedMap(); err != nil {
+		return nil, fmt.Errorf("unpinned counters map: %w", err)
+	}
 	if d.recv, err = newRecvMap(); err != nil {
 		return nil, fmt.Errorf("receive counters map: %w", err)
 	}
-	if d.egress, err = egressProgram(d.sessions); err != nil {
+	if d.egress, err = egressProgram(d.sessions, d.unpinned); err != nil {
 		return nil, fmt.Errorf("loading the egress program: %w", err)
 	}
 	if d.ingress, err = ingressProgram(d.recv); err != nil {
@@ -162,6 +166,9 @@ func Open(cfg Config) (*Datapath, error) {
 func (d *Datapath) ifindex() int { return d.link.Attrs().Index }
 
 func (d *Datapath) installQdiscs() error {
+	if err := d.removeLeftovers(); err != nil {
+		return err
+	}
 	root := netlink.NewHtb(netlink.QdiscAttrs{LinkIndex: d.ifindex(), Handle: netlink.MakeHandle(rootMajor, 0), Parent: netlink.HANDLE_ROOT})
 	root.Defcls = defaultMinor
 	if err := d.nh.QdiscReplace(root); err != nil {
@@ -391,10 +398,12 @@ func (d *Datapath) Stats() ([]PathStats, QdiscStats, error) {
 	return out, qs, nil
 }
 
-// RecvKey identifies a received sub-flow: the sending address and the path (VLAN
-// id; 0 = untagged).
+// RecvKey identifies a received sub-flow: the sending and the receiving address (the
+// packet's destination: the host's or one of its VMs') and the path (VLAN id; 0 =
+// untagged).
 type RecvKey struct {
 	Src  netip.Addr
+	Dst  netip.Addr
 	Path int
 }
 
@@ -410,12 +419,35 @@ func (d *Datapath) Received() (map[RecvKey]RecvCounters, error) {
 	var v [recvValueSize]byte
 	it := d.recv.Iterate()
 	for it.Next(&k, &v) {
-		key := RecvKey{Src: netip.AddrFrom4([4]byte(k[0:4])), Path: int(binary.LittleEndian.Uint32(k[4:8]))}
+		key := RecvKey{Src: netip.AddrFrom4([4]byte(k[0:4])), Dst: netip.AddrFrom4([4]byte(k[4:8])), Path: int(binary.LittleEndian.Uint32(k[8:12]))}
 		le := binary.LittleEndian
 		out[key] = RecvCounters{Packets: le.Uint64(v[0:]), IPBytes: le.Uint64(v[8:]), PayloadBytes: le.Uint64(v[16:])}
 	}
 	if err := it.Err(); err != nil {
 		return nil, fmt.Errorf("reading receive counters: %w", err)
+	}
+	return out, nil
+}
+
+// SentCounters are cumulative counts of what the host sent to one destination
+// outside any session, since the datapath was opened (or since the destination was
+// last evicted from the LRU map).
+type SentCounters struct {
+	Packets, Bytes uint64 // Bytes: Ethernet frames as the egress hook sees them
+}
+
+// Unpinned reads the egress counters of destinations without a session.
+func (d *Datapath) Unpinned() (map[netip.Addr]SentCounters, error) {
+	out := map[netip.Addr]SentCounters{}
+	var k [4]byte
+	var v [unpinnedValueSize]byte
+	it := d.unpinned.Iterate()
+	for it.Next(&k, &v) {
+		le := binary.LittleEndian
+		out[netip.AddrFrom4(k)] = SentCounters{Packets: le.Uint64(v[0:]), Bytes: le.Uint64(v[8:])}
+	}
+	if err := it.Err(); err != nil {
+		return nil, fmt.Errorf("reading unpinned counters: %w", err)
 	}
 	return out, nil
 }
@@ -445,7 +477,7 @@ func (d *Datapath) Close() {
 			_ = d.nh.LinkSetGSOMaxSegs(d.link, d.gsoSegs)
 		}
 	}
-	for _, c := range []interface{ Close() error }{d.egress, d.ingress, d.sessions, d.recv} {
+	for _, c := range []interface{ Close() error }{d.egress, d.ingress, d.sessions, d.unpinned, d.recv} {
 		if c != nil && !isNil(c) {
 			_ = c.Close()
 		}

@@ -70,14 +70,25 @@ func (v sessionValue) marshal() []byte {
 }
 
 // recvKey / recvValue: the ingress program's counters, Promenade's
-// PathBytes[<sender, receiver>][EC path id] (Eq. 5) plus packets and IP bytes.
+// PathBytes[<sender, receiver>][EC path id] (Eq. 5) plus packets and IP bytes. The
+// receiver is the packet's destination address, not the host's: a host's VMs have
+// addresses of their own, and each VM pair is a session of its own.
 const (
-	recvKeySize   = 8  // saddr (network order), vid
+	recvKeySize   = 12 // saddr, daddr (network order), vid
 	recvValueSize = 24 // packets, ip_bytes, payload_bytes (u64 each)
 )
 
 func newSessionsMap() (*ebpf.Map, error) {
 	return ebpf.NewMap(&ebpf.MapSpec{Name: "ff_sessions", Type: ebpf.Hash, KeySize: 4, ValueSize: sessionValueSize, MaxEntries: 1024})
+}
+
+// unpinned: the egress program's counters of traffic to destinations that have no
+// session in the table (packets, bytes of Ethernet frames), keyed by the destination.
+// LRU: a host that talks to many unknown destinations evicts the oldest.
+const unpinnedValueSize = 16
+
+func newUnpinnedMap() (*ebpf.Map, error) {
+	return ebpf.NewMap(&ebpf.MapSpec{Name: "ff_unpinned", Type: ebpf.LRUHash, KeySize: 4, ValueSize: unpinnedValueSize, MaxEntries: 4096})
 }
 
 func newRecvMap() (*ebpf.Map, error) {
@@ -86,8 +97,9 @@ func newRecvMap() (*ebpf.Map, error) {
 
 // egressProgram classifies IPv4 packets by destination into their session, picks
 // one of the session's paths in proportion to the path weights, sets skb->priority
-// to the session-path's HTB class and pushes the path's VLAN tag.
-func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
+// to the session-path's HTB class and pushes the path's VLAN tag. A packet whose
+// destination has no session is counted in unpinned and left alone.
+func egressProgram(sessions, unpinned *ebpf.Map) (*ebpf.Program, error) {
 	ins := asm.Instructions{
 		asm.Mov.Reg(asm.R6, asm.R1),
 		asm.LoadMem(asm.R2, asm.R6, skbProtocol, asm.Word),
@@ -104,7 +116,7 @@ func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
 		asm.Mov.Reg(asm.R2, asm.RFP),
 		asm.Add.Imm(asm.R2, -8),
 		asm.FnMapLookupElem.Call(),
-		asm.JEq.Imm(asm.R0, 0, "pass"),
+		asm.JEq.Imm(asm.R0, 0, "unpinned"),
 		asm.Mov.Reg(asm.R7, asm.R0),
 		asm.LoadMem(asm.R3, asm.R7, 8, asm.Word),
 		asm.JEq.Imm(asm.R3, 1, "flow"),
@@ -167,6 +179,32 @@ func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
 		asm.Mov.Imm(asm.R2, proto8021Q),
 		asm.Mov.Reg(asm.R3, asm.R5),
 		asm.FnSkbVlanPush.Call(),
+		asm.Ja.Label("pass"),
+		// no session: unpinned[dst] += {1, len}; the key is still at fp-8
+		asm.LoadMapPtr(asm.R1, unpinned.FD()).WithSymbol("unpinned"),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.FnMapLookupElem.Call(),
+		asm.JNE.Imm(asm.R0, 0, "ucount"),
+		asm.StoreImm(asm.RFP, -24, 0, asm.DWord),
+		asm.StoreImm(asm.RFP, -16, 0, asm.DWord),
+		asm.LoadMapPtr(asm.R1, unpinned.FD()),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.Mov.Reg(asm.R3, asm.RFP),
+		asm.Add.Imm(asm.R3, -24),
+		asm.Mov.Imm(asm.R4, bpfNoExist),
+		asm.FnMapUpdateElem.Call(),
+		asm.LoadMapPtr(asm.R1, unpinned.FD()),
+		asm.Mov.Reg(asm.R2, asm.RFP),
+		asm.Add.Imm(asm.R2, -8),
+		asm.FnMapLookupElem.Call(),
+		asm.JEq.Imm(asm.R0, 0, "pass"),
+		asm.Mov.Imm(asm.R1, 1).WithSymbol("ucount"),
+		asm.StoreXAdd(asm.R0, asm.R1, asm.DWord),
+		asm.LoadMem(asm.R2, asm.R6, 0, asm.Word), // skb->len
+		asm.Add.Imm(asm.R0, 8),
+		asm.StoreXAdd(asm.R0, asm.R2, asm.DWord),
 		asm.Mov.Imm(asm.R0, tcActOK).WithSymbol("pass"),
 		asm.Return(),
 	)
@@ -174,7 +212,7 @@ func egressProgram(sessions *ebpf.Map) (*ebpf.Program, error) {
 }
 
 // ingressProgram pops the path's VLAN tag (if the last hop left it on) and adds
-// the packet to PathBytes[source][vid]; vid 0 counts untagged packets.
+// the packet to PathBytes[source, destination][vid]; vid 0 counts untagged packets.
 func ingressProgram(recv *ebpf.Map) (*ebpf.Program, error) {
 	const ipHdr = -64 // 20 bytes of IPv4 header on the stack
 	ins := asm.Instructions{
@@ -196,10 +234,12 @@ func ingressProgram(recv *ebpf.Map) (*ebpf.Program, error) {
 		asm.Mov.Imm(asm.R4, 20),
 		asm.FnSkbLoadBytes.Call(),
 		asm.JNE.Imm(asm.R0, 0, "pass"),
-		// key = {saddr, vid} at fp-16
+		// key = {saddr, daddr, vid} at fp-16
 		asm.LoadMem(asm.R2, asm.RFP, ipHdr+12, asm.Word),
 		asm.StoreMem(asm.RFP, -16, asm.R2, asm.Word),
-		asm.StoreMem(asm.RFP, -12, asm.R8, asm.Word),
+		asm.LoadMem(asm.R2, asm.RFP, ipHdr+16, asm.Word),
+		asm.StoreMem(asm.RFP, -12, asm.R2, asm.Word),
+		asm.StoreMem(asm.RFP, -8, asm.R8, asm.Word),
 		// R9 = IHL in bytes, R7 = total length
 		asm.LoadMem(asm.R9, asm.RFP, ipHdr, asm.Byte),
 		asm.And.Imm(asm.R9, 0x0f),

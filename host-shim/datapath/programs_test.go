@@ -2,6 +2,7 @@ package datapath
 
 import (
 	"encoding/binary"
+	"fmt"
 	"net/netip"
 	"os"
 	"testing"
@@ -59,7 +60,12 @@ func TestEgressSplitsByWeight(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sessions.Close()
-	prog, err := egressProgram(sessions)
+	unpinned, err := newUnpinnedMap()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unpinned.Close()
+	prog, err := egressProgram(sessions, unpinned)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +117,16 @@ func TestEgressSplitsByWeight(t *testing.T) {
 			}
 		})
 	}
+	// only the packets to 10.0.0.9, which has no session, are counted as unpinned (frames of 14+20+8+100 bytes)
+	d := &Datapath{unpinned: unpinned}
+	got, err := d.Unpinned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[netip.Addr]SentCounters{netip.MustParseAddr("10.0.0.9"): {Packets: 50, Bytes: 50 * 142}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("unpinned counters %v, want %v", got, want)
+	}
 }
 
 func TestIngressCountsPathBytes(t *testing.T) {
@@ -127,28 +143,31 @@ func TestIngressCountsPathBytes(t *testing.T) {
 	defer prog.Close()
 	d := &Datapath{recv: recv}
 	sends := []struct {
-		src     string
-		proto   byte
-		payload int
-		times   int
+		src, dst string
+		proto    byte
+		payload  int
+		times    int
 	}{
-		{"10.0.0.1", 6, 1448, 3},
-		{"10.0.0.1", 17, 1000, 2},
-		{"10.0.0.5", 17, 0, 4},
-		{"10.0.0.5", 1, 56, 1}, // ICMP: whole IP payload counts
+		{"10.0.0.1", "10.0.0.2", 6, 1448, 3},
+		{"10.0.0.1", "10.0.0.2", 17, 1000, 2},
+		{"10.0.0.5", "10.0.0.2", 17, 0, 4},
+		{"10.0.0.5", "10.0.0.2", 1, 56, 1},      // ICMP: whole IP payload counts
+		{"10.0.0.1", "10.200.1.2", 17, 1000, 2}, // a VM on the host: a pair of its own
 	}
 	for _, s := range sends {
 		for i := 0; i < s.times; i++ {
-			run(t, prog, packet(s.src, "10.0.0.2", s.proto, s.payload))
+			run(t, prog, packet(s.src, s.dst, s.proto, s.payload))
 		}
 	}
 	got, err := d.Received()
 	if err != nil {
 		t.Fatal(err)
 	}
+	a := netip.MustParseAddr
 	want := map[RecvKey]RecvCounters{
-		{netip.MustParseAddr("10.0.0.1"), 0}: {Packets: 5, IPBytes: 3*(20+32+1448) + 2*(20+8+1000), PayloadBytes: 3*1448 + 2*1000},
-		{netip.MustParseAddr("10.0.0.5"), 0}: {Packets: 5, IPBytes: 4*28 + (20 + 8 + 56), PayloadBytes: 8 + 56},
+		{a("10.0.0.1"), a("10.0.0.2"), 0}:   {Packets: 5, IPBytes: 3*(20+32+1448) + 2*(20+8+1000), PayloadBytes: 3*1448 + 2*1000},
+		{a("10.0.0.5"), a("10.0.0.2"), 0}:   {Packets: 5, IPBytes: 4*28 + (20 + 8 + 56), PayloadBytes: 8 + 56},
+		{a("10.0.0.1"), a("10.200.1.2"), 0}: {Packets: 2, IPBytes: 2 * (20 + 8 + 1000), PayloadBytes: 2 * 1000},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)

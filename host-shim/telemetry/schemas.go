@@ -41,7 +41,7 @@ type SessionState struct {
 	Seq     uint64 `json:"seq"`
 	TsMs    int64  `json:"ts_ms"`
 	Session string `json:"session"`
-	Tenant  string `json:"tenant"`
+	Tenant  string `json:"tenant,omitempty"` // absent for unpinned destinations (the shim does not know it)
 	Src     string `json:"src"`
 	Dst     string `json:"dst"`
 	State   string `json:"state"`  // "active" | "inactive"

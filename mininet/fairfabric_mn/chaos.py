@@ -103,10 +103,17 @@ class Broker:
         while _alive(pid):
             time.sleep(0.05)
 
-    def remove(self):
+    @property
+    def log_path(self):
+        return os.path.join(self.run, "logs", "kafka.log")
+
+    def remove(self, keep_log=None):
+        """Stops the broker and deletes its directory (keep_log: copy its log there first)."""
         try:
             self.ctl("stop")
         finally:
+            if keep_log and os.path.exists(self.log_path):
+                shutil.copyfile(self.log_path, keep_log)
             shutil.rmtree(self.run, ignore_errors=True)
 
 
@@ -269,6 +276,8 @@ class ChaosFabric:
         self.broker.start()
         self.net, self.topo = fabric.build("leafspine", prefix=PREFIX, leaves=2, spines=self.spines,
                                            hosts_per_leaf=1, bw=self.bw)
+        for sw in self.net.switches:  # not /tmp/p4switch-NAME.log: another scenario's switches have the same names
+            sw.log_path = os.path.join(self.workdir, "p4switch-%s.log" % sw.name)
         fabric.start(self.net)
         runstate.extend(self.net, pids=[self.broker.pid])
         self.monitor = MonitorProcess(self.workdir, self.broker.address).start()
@@ -295,7 +304,7 @@ class ChaosFabric:
                      lambda: self.shims and self.shims.stop(keep_topics=True),
                      lambda: self.monitor and self.monitor.stop(),
                      lambda: self.net and fabric.stop(self.net),
-                     lambda: self.broker and self.broker.remove()):
+                     lambda: self.broker and self.broker.remove(keep_log=os.path.join(self.workdir, "kafka.log"))):
             try:
                 step()
             except Exception as e:  # one failing step must not leave the others running
@@ -372,6 +381,16 @@ class ChaosFabric:
                         load[d.split(":", 1)[1]] = load.get(d.split(":", 1)[1], 0.0) + p["rateBps"]
         return self.net.get(max(sorted(load), key=lambda n: load[n]))
 
+    def logs(self):
+        """name -> log file of every process that writes levelled logs (the broker's is copied into
+        the work directory when the scenario closes)."""
+        out = {"controller": self.ctl.log_path, "monitor": self.monitor.log_path,
+               "kafka": self.broker.log_path if os.path.exists(self.broker.log_path)
+               else os.path.join(self.workdir, "kafka.log")}
+        for sw in self.net.switches:
+            out["p4switch-" + sw.name] = sw.log_path
+        return out
+
     def processes(self):
         """name -> pid of every long-running process of the scenario."""
         procs = {"controller": self.ctl.pid, "kafka": self.broker.pid, "monitor": self.monitor.pid}
@@ -400,6 +419,17 @@ class ChaosFabric:
         time.sleep(down_s)
         self.monitor.start()
         runstate.extend(self.net, pids=[self.monitor.pid])
+
+    def kill_shim(self, name, down_s):
+        """kill -9 of a host shim (its datapath stays attached: nothing is cleaned up), restarted
+        after down_s; returns the time (s since the epoch) just before the new process started."""
+        shim = self.shims[name]
+        shim.proc.kill()
+        shim.proc.wait()
+        time.sleep(down_s)
+        t = time.time()
+        self.shims.restart(name)
+        return t
 
     def kill_controller(self, down_s):
         self.ctl.kill9()

@@ -2,6 +2,7 @@
 (the controller's Mininet-backed JUnit tests).
 
     /usr/bin/python3 -m fairfabric_mn.driver --topo fattree|leafspine --prefix cj --netcfg FILE [--bw MBIT] [--shims]
+        [--core-bw MBIT]   (fat-tree: the aggregation-core cables' rate, default --bw)
 
 Builds and starts the fabric (fabric.py: p4switch instances, hosts), writes its
 ONOS network configuration to FILE, prints one JSON line
@@ -348,7 +349,10 @@ def main(argv=None):
     ap.add_argument("--netcfg", required=True, help="where to write the fabric's ONOS network configuration")
     ap.add_argument("--bw", type=float, default=100, help="link rate in Mbit/s (p4switch port rates)")
     ap.add_argument("--shims", action="store_true", help="a host shim on every host (needs $FAIRFABRIC_KAFKA)")
+    ap.add_argument("--core-bw", type=float, help="fat-tree: rate of the aggregation-core cables in Mbit/s (default --bw)")
     args = ap.parse_args(argv)
+    if args.core_bw is not None and (args.topo != "fattree" or args.core_bw <= 0):
+        ap.error("--core-bw takes a positive rate and needs --topo fattree")
 
     # The protocol gets its own copy of standard output; fd 1 itself goes to standard error
     # so that nothing else (Mininet, a child process) can interleave with a reply.
@@ -360,7 +364,8 @@ def main(argv=None):
     signal.signal(signal.SIGINT, lambda *_: sys.exit(130))
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
-    net, topo = fabric.build(args.topo, prefix=args.prefix, bw=args.bw)
+    extra = {"core_bw": args.core_bw} if args.core_bw is not None else {}
+    net, topo = fabric.build(args.topo, prefix=args.prefix, bw=args.bw, **extra)
     fabric.start(net)  # stops what it started when it fails
     shims = None
     try:

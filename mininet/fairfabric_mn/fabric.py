@@ -45,6 +45,7 @@ class FabricTopo(Topo):
         self.host_ips = {}  # host name -> ip
         self._next_id = 0
         self._ports = set()
+        self.cable_bw = {}  # frozenset of the two switch names -> Mbit/s, where it is not bw
 
     def fabric_switch(self, name, role, pod=None):
         self._next_id += 1
@@ -70,18 +71,22 @@ class FabricTopo(Topo):
         self.addHost(name, ip=ip + "/8", mac=host_mac(ip))
         self.addLink(name, switch, port2=port, **self.link_params())
 
-    def cable(self, a, pa, b, pb):
-        self.addLink(a, b, port1=pa, port2=pb, **self.link_params())
+    def cable(self, a, pa, b, pb, bw=None):
+        if bw is not None:
+            self.cable_bw[frozenset((a, b))] = bw
+        self.addLink(a, b, port1=pa, port2=pb, **self.link_params(bw))
 
-    def link_params(self):
-        params = {"bw": self.bw}
+    def link_params(self, bw=None):
+        params = {"bw": bw if bw is not None else self.bw}
         if self.depth:
             params["max_queue_size"] = self.depth
         return params
 
 
 class FatTree(FabricTopo):
-    def build(self, prefix="fc", k=4, bw=100, depth=None):
+    def build(self, prefix="fc", k=4, bw=100, depth=None, core_bw=None):
+        """core_bw: the rate of the aggregation-core cables (default bw), e.g. a quarter of bw so
+        that one host's traffic to another pod needs all (k/2)^2 paths."""
         FabricTopo.build(self, prefix=prefix, bw=bw, depth=depth)
         if k < 2 or k % 2 or k > 8:
             raise ValueError("k must be even and 2..8, got %r" % k)
@@ -103,7 +108,7 @@ class FatTree(FabricTopo):
                     self.cable(edges[pod, e], half + 1 + a, aggs[pod, a], 1 + e)
             for a in range(half):
                 for j in range(half):
-                    self.cable(aggs[pod, a], half + 1 + j, cores[a * half + j], pod + 1)
+                    self.cable(aggs[pod, a], half + 1 + j, cores[a * half + j], pod + 1, bw=core_bw)
 
 
 class LeafSpine(FabricTopo):
@@ -149,7 +154,8 @@ def netcfg(net, topo):
             if peer.node in net.switches:
                 if (sw.name, port) < (peer.node.name, peer.node.ports[peer]):
                     key = "device:%s/%d-device:%s/%d" % (sw.name, port, peer.node.name, peer.node.ports[peer])
-                    links[key] = {"basic": {"type": "DIRECT", "bandwidth": int(topo.bw or 1000), "bidirectional": True}}
+                    bw = topo.cable_bw.get(frozenset((sw.name, peer.node.name)), topo.bw)
+                    links[key] = {"basic": {"type": "DIRECT", "bandwidth": int(bw or 1000), "bidirectional": True}}
             else:
                 h = peer.node
                 hosts["%s/None" % h.MAC()] = {"basic": {"name": h.name, "ips": [topo.host_ips[h.name]],

@@ -99,6 +99,7 @@ class ShimSet:
         self.suffix = topic_suffix
         self.shims = {}
         self.dir = tempfile.mkdtemp(prefix="ff-shims-")
+        self.options = (mode, period, list(extra))
         kafka = self.kafka
         if not kafka:
             raise RuntimeError("no Kafka broker: set FAIRFABRIC_KAFKA (./fairfabric test does)")
@@ -112,16 +113,27 @@ class ShimSet:
             self.stop()
             raise
 
-    def _start(self, h, kafka, mode, period, extra):
+    def _start(self, h, kafka, mode, period, extra, log_mode="w"):
         state = os.path.join(self.dir, h.name + ".addr")
         log_path = os.path.join(self.dir, h.name + ".log")
         cmd = [binary("host-shim"), "-host", h.name, "-addr", h.IP(), "-dev", h.defaultIntf().name,
                "-netns", "/proc/%d/ns/net" % h.pid, "-proc-net", "/proc/%d/net" % h.pid,
                "-kafka", kafka, "-mode", mode, "-period", period,
                "-metrics", "127.0.0.1:0", "-state-file", state, "-topic-suffix", self.suffix] + list(extra)
-        log = open(log_path, "w")
+        log = open(log_path, log_mode)
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         return Shim(h, proc, state, log_path)
+
+    def restart(self, name):
+        """Starts the shim of host name again (after it died) with the same options; appends to its log."""
+        old = self.shims[name]
+        if os.path.exists(old.state_file):
+            os.unlink(old.state_file)  # wait_ready reads the new process's address from it
+        shim = self._start(old.host, self.kafka, *self.options, log_mode="a")
+        self.shims[name] = shim
+        runstate.extend(self.net, pids=[shim.proc.pid])
+        shim.wait_ready()
+        return shim
 
     def publish(self, host, table):
         """Publishes a rates table for host on this set's rates topic; returns its timestamp (ms)."""

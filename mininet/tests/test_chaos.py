@@ -3,13 +3,19 @@ host shims) on a 2-leaf, 2-spine p4switch fabric with a broker, a monitor instan
 controller of its own. In turn:
 
 1. a spine switch (the busiest) is killed (-9) and restarted after SWITCH_DOWN_S;
-2. tenant amber sends bad requests (wrong types, unknown hosts, a cross-tenant session, a
+2. an edge switch (the sending server's leaf) likewise;
+3. tenant amber sends bad requests (wrong types, unknown hosts, a cross-tenant session, a
    guarantee the cable cannot carry, malformed JSON, a duplicate tenant);
-3. the Kafka broker is killed (-9) and restarted after BROKER_DOWN_S;
-4. the controller is killed (-9) and restarted on its data directory (its journal);
-5. the monitor instance is killed (-9) and restarted.
+4. the Kafka broker is killed (-9) and restarted after BROKER_DOWN_S;
+5. the controller is killed (-9) while a client writes (tenants created, re-weighted, deleted)
+   and restarted on its data directory (its journal): every write answered 2xx before the kill
+   is there after it, and so are the tenants, hosts and declared sessions (same ids) — nothing is
+   declared again;
+6. the monitor instance is killed (-9) and restarted;
+7. the sending server's host shim is killed (-9) and restarted: it reads its rates again from
+   the compacted rates topic.
 
-`./fairfabric test` runs 1, 2 and 4 (the short variant); `./fairfabric chaos` (FF_CHAOS=full) all.
+`./fairfabric test` runs 1, 2, 3, 5 and 7 (the short variant); `./fairfabric chaos` (FF_CHAOS=full) all.
 
 After each the fabric converges: every switch's entries read back equal those before the fault
 (AQ ids aside), the allocation per tenant equals the one before (the sender's cable is the
@@ -21,8 +27,8 @@ of what it got undisturbed in the same run (its baseline, at most its allocation
 is shared, so the reference is measured, not assumed); neither does it while the broker or the monitor is away (the data path
 does not use them) nor while the controller is (the shims keep their tables). The rates
 published after the broker's restart reach the shims (a weight change is applied), and every
-telemetry record the sending shim made and the broker does not hold is one it counted as
-dropped.
+telemetry record the sending shim made (since its restart) and the broker does not hold is one
+it counted as dropped.
 
 Timeouts are generous (this machine is shared): the test checks that the fabric converges; the
 figures it prints are the measurement.
@@ -31,6 +37,7 @@ figures it prints are the measurement.
 import json
 import os
 import re
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -38,7 +45,7 @@ import urllib.request
 import pytest
 
 from fairfabric_mn import chaos
-from fairfabric_mn.chaos import SENDER, ChaosFabric, wait_for
+from fairfabric_mn.chaos import PREFIX, SENDER, ChaosFabric, wait_for
 from fairfabric_mn.shim import consume
 
 BOUND = 0.3          # a tenant is served when it achieves >= 70% of its allocation
@@ -46,12 +53,13 @@ SWITCH_DOWN_S = 3
 BROKER_DOWN_S = 5
 CONTROLLER_DOWN_S = 3
 MONITOR_DOWN_S = 3
-REDETECT_S = 60      # the monitor's re-detection of the sessions after the controller's restart
+SHIM_DOWN_S = 3
 CONVERGE_S = 120     # a fault not recovered from in this long fails the test
-# ./fairfabric test runs the short variant (spine, bad requests, controller: ~3 min);
+ACKED_WRITES = 12    # the controller is killed after this many acknowledged writes (and one in flight)
+# ./fairfabric test runs the short variant (spine, edge, bad requests, controller, shim: ~4 min);
 # FF_CHAOS=full (./fairfabric chaos) adds the broker and the monitor
 FULL = os.environ.get("FF_CHAOS", "short") == "full"
-FAULTS = {"spine", "bad requests", "controller"} | ({"broker", "monitor"} if FULL else set())
+FAULTS = {"spine", "edge", "bad requests", "controller", "shim"} | ({"broker", "monitor"} if FULL else set())
 
 
 @pytest.fixture
@@ -158,34 +166,41 @@ def test_chaos_under_traffic(fab):
     floor = {}
 
     # 1. a spine killed (-9) and restarted
-    spine_fault(fab, fab.busiest_spine(), entries, alloc, times)
+    switch_fault(fab, "spine", fab.busiest_spine(), entries, alloc, times)
 
-    # 2. tenant amber's bad requests; the others' service holds meanwhile
+    # 2. an edge switch: the sending server's leaf (every tenant's traffic enters the fabric there)
+    switch_fault(fab, "edge", fab.net.get(PREFIX + "leaf1"), entries, alloc, times)
+
+    # 3. tenant amber's bad requests; the others' service holds meanwhile
     bad_requests(fab, alloc, ref, times, floor)
 
-    # 3. the broker killed (-9) and restarted: traffic holds, rates and telemetry resume
+    # 4. the broker killed (-9) and restarted: traffic holds, rates and telemetry resume
     if "broker" in FAULTS:
         broker_fault(fab, entries, alloc, ref, times, floor)
 
-    # 4. the controller killed (-9) and restarted on its journal
+    # 5. the controller killed (-9) under a client's writes and restarted on its journal
     owners = controller_fault(fab, entries, alloc, ref, times, floor)
 
-    # 5. the monitor instance killed (-9) and restarted
+    # 6. the monitor instance killed (-9) and restarted
     if "monitor" in FAULTS:
         monitor_fault(fab, entries, alloc, ref, times, floor, owners)
 
+    # 7. the sending server's shim killed (-9) and restarted
+    shim_restarted = shim_fault(fab, entries, alloc, times)
+
     report(times, floor)
-    check_telemetry(fab)
+    check_telemetry(fab, shim_restarted)
 
 
-def spine_fault(fab, spine, entries, alloc, times):
+def switch_fault(fab, kind, sw, entries, alloc, times):
     ctl = fab.ctl
-    times["spine %s" % spine.name] = {}
+    name = "%s %s" % (kind, sw.name)
+    times[name] = {}
     seq = last_seq(ctl)
     t = time.time()
-    fab.kill_switch(spine, SWITCH_DOWN_S)
-    converge(fab, "spine %s" % spine.name, t, entries, alloc, times,
-             first=[("reconnected", lambda: device_back(ctl, "device:" + spine.name, seq))])
+    fab.kill_switch(sw, SWITCH_DOWN_S)
+    converge(fab, name, t, entries, alloc, times,
+             first=[("reconnected", lambda: device_back(ctl, "device:" + sw.name, seq))])
 
 
 def bad_requests(fab, alloc, ref, times, floor):
@@ -256,43 +271,106 @@ def broker_fault(fab, entries, alloc, ref, times, floor):
              extra=[("telemetry", lambda: fab.sender_shim().stats()["telemetry"]["buffered"] <= 2)])
 
 
+class Writer(threading.Thread):
+    """A client writing while the controller is killed: creates tenant ack<i> (no hosts: the
+    competing tenants' allocation stays as it is), re-weights every second one, deletes every third
+    one's predecessor. Records each write answered 2xx (tenant id -> weight, None: deleted) and the
+    one under way when the connection broke (it may or may not have happened)."""
+
+    def __init__(self, ctl):
+        super().__init__(daemon=True)
+        self.ctl = ctl
+        self.acked = {}
+        self.writes = 0
+        self.in_flight = None
+        self.lock = threading.Lock()
+
+    def write(self, tid, method, path, body, expect, result):
+        with self.lock:
+            self.in_flight = tid
+        status, reply = self.ctl.send(method, path, body)
+        assert status == expect, (method, path, body, status, reply)
+        with self.lock:
+            self.acked[tid] = result
+            self.writes += 1
+            self.in_flight = None
+
+    def run(self):
+        try:
+            for i in range(10000):
+                tid = "ack%d" % i
+                self.write(tid, "POST", "/tenants", {"id": tid, "weight": 1}, 201, 1.0)
+                if i % 2 == 1:
+                    self.write(tid, "PATCH", "/tenants/" + tid, {"weight": 2 + i}, 200, 2.0 + i)
+                if i % 3 == 2:
+                    self.write("ack%d" % (i - 1), "DELETE", "/tenants/ack%d" % (i - 1), None, 204, None)
+        except (OSError, AssertionError) as e:  # the controller died under us (or refused: checked below)
+            self.error = e
+
+
 def controller_fault(fab, entries, alloc, ref, times, floor):
-    """Returns the sessions' owners after the restart (the monitor re-detects the sessions)."""
+    """kill -9 under a client's writes; everything comes back from the journal (nothing declared
+    again). Returns the sessions' owners after the restart."""
     ctl = fab.ctl
     owners = {a["sessionId"]: a["tenantId"] for a in ctl.get("/allocations")}
     times["controller"] = {}
-    provisioned = state(ctl)[:2]
+    provisioned = state(ctl)
+    assert provisioned[2], "no declared sessions before the kill"
+    writer = Writer(ctl)
+    writer.start()
+    wait_for("%d acknowledged writes" % ACKED_WRITES, lambda: writer.writes >= ACKED_WRITES, CONVERGE_S, every=0.01)
     t = time.time()
     ctl.kill9()
+    writer.join(30)
+    with writer.lock:
+        acked, in_flight = dict(writer.acked), writer.in_flight
+    assert not isinstance(getattr(writer, "error", None), AssertionError), writer.error
+    acked.pop(in_flight, None)
     during = fab.sample(CONTROLLER_DOWN_S, owners)
     ctl.start()
     times["controller"]["restarted"] = time.time() - t
     floor["controller down"] = min_ratio(during, ref)
-    # tenants and hosts are back from the journal (sessions are not persisted: the monitor re-detects
-    # them); a JVM just started on a loaded machine may take more than a request's 10 s to answer
+    # everything is back from the journal: tenants, hosts, the declared sessions with their ids,
+    # and every acknowledged write (a JVM just started on a loaded machine may take more than a
+    # request's 10 s to answer, hence the wait)
     seen = []
+
+    def same_state():
+        tenants, hosts, sessions = state(ctl)
+        seen[:] = [([t for t in tenants if not t["id"].startswith("ack")],
+                    {t: h for t, h in hosts.items() if not t.startswith("ack")}, sessions)]
+        return seen[0] == provisioned
+
     try:
-        wait_for("tenants and hosts after the restart", lambda: seen.append(state(ctl)[:2]) or seen[-1] == provisioned,
-                 CONVERGE_S)
+        wait_for("tenants, hosts and sessions after the restart", same_state, CONVERGE_S)
     except AssertionError:
         raise AssertionError("after the restart: %s, before: %s" % (seen[-1:], provisioned))
-    # the sessions: the monitor is to re-detect them from the shims' telemetry (docs/controller.md)
-    try:
-        wait_for("the sessions re-detected", lambda: fab.same_allocation(alloc), REDETECT_S)
-        times["controller"]["sessions re-detected"] = time.time() - t
-    except AssertionError:
-        if FULL:
-            raise AssertionError("the monitor did not re-detect the sessions within %d s of the controller's restart "
-                                 "(sessions %s, allocation %s)" % (REDETECT_S, ctl.get("/sessions"), fab.allocations()))
-        # known gap (docs/reliability.md): the client declares its sessions again, as after any loss
-        print("[chaos] KNOWN GAP: sessions not re-detected within %d s of the restart; re-declared over REST"
-              % REDETECT_S, flush=True)
-        for tid, ends in fab.comp.vms.items():
-            status, reply = ctl.send("POST", "/sessions", {"srcHost": ends[0], "dstHost": ends[2]})
-            assert status in (201, 409), (tid, status, reply)
-        times["controller"]["sessions re-declared"] = time.time() - t
+    times["controller"]["state back"] = time.time() - t
+    weights = {t["id"]: t["weight"] for t in ctl.get("/tenants") if t["id"].startswith("ack")}
+    lost = {tid: w for tid, w in acked.items() if weights.get(tid) != w}
+    print("[chaos] controller: %d writes acknowledged before the kill (%d tenants; %s in flight); lost: %s" % (
+        writer.writes, len(acked), in_flight, lost or "none"), flush=True)
+    assert not lost, "acknowledged writes lost (tenant: acknowledged weight, None = deleted): %s; now %s" % (lost, weights)
+    for tid in weights:  # the client's tenants go (no hosts, no sessions: the allocation does not change)
+        status, reply = ctl.send("DELETE", "/tenants/" + tid)
+        assert status == 204, (tid, status, reply)
     converge(fab, "controller", t, entries, alloc, times)
     return {a["sessionId"]: a["tenantId"] for a in ctl.get("/allocations")}
+
+
+def shim_fault(fab, entries, alloc, times):
+    """kill -9 of the sending server's shim, restarted after SHIM_DOWN_S; returns the time just
+    before the new process started (telemetry is checked from there)."""
+    name = "shim %s" % SENDER
+    times[name] = {}
+    t = time.time()
+    started = fab.kill_shim(SENDER, SHIM_DOWN_S)
+    times[name]["restarted"] = time.time() - t
+    # the rates come back from the compacted rates topic, without the controller sending anything new
+    wait_for("the rates at the restarted shim", lambda: fab.sender_shim().health()["rates_version"] > 0, CONVERGE_S)
+    times[name]["rates at shim"] = time.time() - t
+    converge(fab, name, t, entries, alloc, times)
+    return started
 
 
 def monitor_fault(fab, entries, alloc, ref, times, floor, owners):
@@ -306,8 +384,8 @@ def monitor_fault(fab, entries, alloc, ref, times, floor, owners):
 
 
 def report(times, floor):
-    print("[chaos] recovery, seconds from the fault (down: spine %d s, broker %d s, controller %d s, monitor %d s):" % (
-        SWITCH_DOWN_S, BROKER_DOWN_S, CONTROLLER_DOWN_S, MONITOR_DOWN_S))
+    print("[chaos] recovery, seconds from the fault (down: switches %d s, broker %d s, controller %d s, monitor %d s,"
+          " shim %d s):" % (SWITCH_DOWN_S, BROKER_DOWN_S, CONTROLLER_DOWN_S, MONITOR_DOWN_S, SHIM_DOWN_S))
     for fault, steps in times.items():
         print("[chaos]   %-16s %s" % (fault, "  ".join("%s %.1f" % kv for kv in steps.items())))
     print("[chaos] lowest mean achieved of a tenant during the fault / undisturbed: %s" % "  ".join(
@@ -316,22 +394,26 @@ def report(times, floor):
         assert ratio >= 1 - BOUND, (what, floor)
 
 
-def check_telemetry(fab):
-    """Every stats record the sending shim made and the broker lacks is one it counted as dropped."""
+def check_telemetry(fab, since):
+    """Every stats record the sending shim made since its restart (at since, s since the epoch)
+    and the broker lacks is one it counted as dropped. (What the killed process had buffered died
+    with it: kill -9 leaves it no time to count.)"""
     fab.comp.stop()
     shim = fab.sender_shim()
     shim.stop()
-    m = re.search(r"telemetry at exit: produced (\d+) dropped (\d+) unsent (\d+)", shim.log())
-    assert m, shim.log()[-1500:]
-    produced, dropped = int(m.group(1)), int(m.group(2))
+    found = re.findall(r"telemetry at exit: produced (\d+) dropped (\d+) unsent (\d+)", shim.log())
+    assert found, shim.log()[-1500:]
+    produced, dropped = int(found[-1][0]), int(found[-1][1])
     missing = delivered = 0
+    since_ms = since * 1000
     for topic in ("ff.shim.pathbytes.v1", "ff.shim.stats.v1"):
         seqs = sorted(r["value"]["seq"] for r in consume(fab.broker.address, topic, key=SENDER)
-                      if isinstance(r["value"], dict))
-        assert seqs and len(seqs) == len(set(seqs)), topic
+                      if isinstance(r["value"], dict)
+                      and r["value"].get("ts_ms", r["value"].get("period_start_ms", 0)) >= since_ms)
+        assert seqs and len(seqs) == len(set(seqs)), (topic, seqs)
         missing += seqs[-1] - len(seqs)
         delivered += len(seqs)
-    print("[chaos] telemetry of %s: %d records delivered, %d missing, %d counted dropped by the shim" % (
+    print("[chaos] telemetry of %s since its restart: %d records delivered, %d missing, %d counted dropped by the shim" % (
         SENDER, delivered, missing, dropped))
     # (produced also counts the shim's ff.shim.sessions.v1 records, not keyed by host)
     assert missing == dropped and delivered <= produced

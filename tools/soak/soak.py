@@ -13,7 +13,8 @@ Every --report-every seconds: RSS (MiB), open file descriptors and threads of ev
 the Kafka consumer lag of every consumer group; invariants: every switch available (none
 stuck), every allocation feasible (no link and no server cable carries more than its capacity),
 the competing tenants' traffic served (each achieves at least half its allocation: a link
-flapping meanwhile may cost some), no ERROR line in the controller's or monitor's log.
+flapping meanwhile may cost some), no ERROR line in the log of the controller, the monitor, the
+broker or a switch (checked again once everything has shut down).
 
 At the end: each JVM's RSS and every process's descriptors and threads, from the first report
 after the warm-up to the last, must not grow beyond --rss-growth (RSS, default 10 %) and
@@ -54,6 +55,7 @@ class Soak:
         self.counts = {}
         self.churn_id = 0
         self.uplink_down = False
+        self.log_errors = {}  # log name -> ERROR lines already reported
 
     def fail(self, what):
         self.failures.append(what)
@@ -186,10 +188,16 @@ class Soak:
         for tid, _, _ in TENANTS:
             if alloc.get(tid) and got.get(tid, 0.0) < SERVED * alloc[tid]:
                 self.fail("tenant %s achieves %.2f of its %.2f Mbit/s" % (tid, got.get(tid, 0.0) / 1e6, alloc[tid] / 1e6))
-        for name, path in (("controller", ctl.log_path), ("monitor", self.fab.monitor.log_path)):
-            errors = [l for l in open(path, errors="replace") if " ERROR " in l or l.startswith("ERROR")]
-            if errors:
-                self.fail("%s log has %d ERROR lines, first: %s" % (name, len(errors), errors[0].strip()[:300]))
+        self.check_logs(self.fab.logs())
+
+    def check_logs(self, logs, when=""):
+        """No ERROR line in any levelled log (each reported once)."""
+        for name, path in sorted(logs.items()):
+            errors = log_errors(path)
+            if len(errors) > self.log_errors.get(name, 0):
+                self.fail("%s log has %d ERROR lines%s, first new: %s" % (
+                    name, len(errors), when, errors[self.log_errors.get(name, 0)].strip()[:300]))
+                self.log_errors[name] = len(errors)
 
     def check_growth(self, warmup_s):
         after = [s for s in self.samples if s[0] >= warmup_s]
@@ -206,6 +214,15 @@ class Soak:
             for what, a, b in (("fds", f0, f1), ("threads", h0, h1)):
                 if b > a + max(10, a * self.args.fd_growth):
                     self.fail("%s %s grew from %d to %d" % (name, what, a, b))
+
+
+def log_errors(path):
+    """The ERROR lines of a log: log4j/slf4j (' ERROR '), Go's slog (level=ERROR)."""
+    try:
+        with open(path, errors="replace") as f:
+            return [l for l in f if " ERROR " in l or l.startswith("ERROR") or "level=ERROR" in l]
+    except OSError:
+        return []
 
 
 def main(argv=None):
@@ -246,11 +263,16 @@ def main(argv=None):
         soak.check_growth(warmup)
         say("%d churn steps (%d tenants created and deleted), %d reports, %.1f min" % (
             soak.step, soak.churn_id, len(soak.samples), (time.time() - t0) / 60))
-        if soak.failures:
-            say("FAIL: %d invariant failures" % len(soak.failures))
-            return 1
-        say("PASS")
-        return 0
+        logs = fab.logs()
+    # every process stopped: shutting down must not log errors either
+    soak.check_logs(logs, when=" after the shutdown")
+    if not soak.failures:
+        say("logs: no ERROR line in %s (also after the shutdown)" % ", ".join(sorted(logs)))
+    if soak.failures:
+        say("FAIL: %d invariant failures" % len(soak.failures))
+        return 1
+    say("PASS")
+    return 0
 
 
 if __name__ == "__main__":

@@ -142,6 +142,25 @@ class MonitorTopologyTest {
     }
 
     @Test
+    void aSendersReportOfAnUnpinnedDestinationMakesThePairActiveWithTheCatalogsTenant() {
+        ObjectNode report = DocExamples.example("ff.shim.sessions.v1");
+        report.remove("tenant");
+        report.put("session", "unpinned/10.0.0.2");
+        m.pipe(t.shimSessions, "h1/unpinned/10.0.0.2", Json.write(report), T0 + 1000);
+        assertEquals(List.of(), m.read(t.rejected), "a report without a tenant is valid");
+        JsonNode view = latest(m.read(t.sessions)).get("10.0.0.1>10.0.0.2");
+        assertEquals("active", view.get("state").asText());
+        assertEquals("report", view.get("detected_by").asText());
+        assertEquals("unpinned/10.0.0.2", view.get("session").asText());
+        assertEquals("t1", view.get("tenant").asText(), "the tenant of the sender's host in the catalog");
+        assertEquals(1, latest(m.read(t.links)).get(UPLINK).get("active_sessions").asInt());
+
+        report.put("tenant", "").put("seq", 4).put("ts_ms", T0 + 2000);
+        m.pipe(t.shimSessions, "h1/unpinned/10.0.0.2", Json.write(report), T0 + 2000);
+        assertEquals(1, m.read(t.rejected).size(), "a tenant that is there must not be empty");
+    }
+
+    @Test
     void linkLoadFromShimBytesAndSwitchCountersWithTheirDifferenceAndUtilisation() {
         ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1");
         m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0);

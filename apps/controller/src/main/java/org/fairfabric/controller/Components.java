@@ -41,11 +41,11 @@ final class Components {
         FabricPlan plan = p.fabricPipeline ? new FabricPlan(p.p4, Controller.CPU_PORT, Controller.QUEUE_DELTA) : null;
         if (p.packets != null) {
             bus.register(new ForwardingComponent(plan, p.topology, p.slices, p.packets,
-                    ip -> Controller.macOfIp(fabric, p.topology.configuration(), ip)));
+                    ip -> Controller.macOfIp(fabric, p.topology.configuration(), ip), forwardingKept(p, s.routing)));
         }
         RoutingGroupsComponent groups = null;
         if (plan != null) {
-            groups = bus.register(new RoutingGroupsComponent(plan, p.slices, network));
+            groups = bus.register(new RoutingGroupsComponent(plan, p.slices, network, s.routing));
             bus.register(new FailureComponent(p.topology, network, bus));
             if (s.kafka != null) { // dead paths to the shims (contract C3)
                 bus.register(new org.fairfabric.controller.failure.DeadPathsComponent(network,
@@ -58,7 +58,7 @@ final class Components {
             p.packets.addListener(reports::onPacket);
         }
         AllocationComponent allocation = bus.register(new AllocationComponent(fabric, network, events,
-                p.topology::configuration, p.p4, plan == null ? null : p.slices, s.kafka, bus));
+                p.topology::configuration, p.p4, plan == null ? null : p.slices, s.kafka, bus, s.routing));
         if (plan != null && AllocationEntities.supported(p.p4)) {
             bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices));
         }
@@ -67,4 +67,16 @@ final class Components {
         }
         return new Components(allocation, groups);
     }
+
+    /** ECMP routing leaves the pinned-path entries (path id to uplink) out of forwarding. */
+    private static java.util.function.Predicate<p4.v1.P4RuntimeOuterClass.Entity> forwardingKept(Platform p,
+            org.fairfabric.controller.routing.RoutingMode mode) {
+        if (mode != org.fairfabric.controller.routing.RoutingMode.ECMP || !p.fabricPipeline) {
+            return e -> true;
+        }
+        int pinnedPath = p.p4.tableId(PINNED_PATH_TABLE);
+        return e -> !(e.hasTableEntry() && e.getTableEntry().getTableId() == pinnedPath);
+    }
+
+    static final String PINNED_PATH_TABLE = "FabricIngress.pinned_path.pinned_path";
 }

@@ -9,6 +9,7 @@ import org.fairfabric.controller.fack.FackSettings;
 import org.fairfabric.controller.p4rt.ChannelSecurity;
 import org.fairfabric.controller.rest.PemCredentials;
 import org.fairfabric.controller.rest.TokenFiles;
+import org.fairfabric.controller.routing.RoutingMode;
 
 /**
  * How the controller is started. The API token never has a default and never comes from the
@@ -34,7 +35,9 @@ public final class ControllerSettings {
             "  --p4rt-trust FILE  PEM certificates that grpcs:// switches' certificates must verify against",
             "                     (default: the JVM's trust store); grpc:// switches are plaintext",
             "  --fack-dscp LIST   P4TE FACK rate control on for these DSCPs (e.g. 0,10; default: off)",
-            "  --fack-min-bytes N at most one FACK per N bytes of a flow (default 5000)");
+            "  --fack-min-bytes N at most one FACK per N bytes of a flow (default 5000)",
+            "  --routing MODE     pinned (default: the allocator's paths, tagged by the shims) or ecmp (switches hash",
+            "                     flows over equal-cost uplinks; shims limit each session's total only)");
 
     public final Path dataDir;
     public final Path netcfg;
@@ -53,6 +56,8 @@ public final class ControllerSettings {
     public final ChannelSecurity p4rtSecurity;
     /** P4TE FACK (off unless --fack-dscp). */
     public final FackSettings fack;
+    /** Pinned paths (default) or ECMP. */
+    public final RoutingMode routing;
 
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig) {
@@ -74,6 +79,14 @@ public final class ControllerSettings {
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
                                ChannelSecurity p4rtSecurity, FackSettings fack) {
+        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs, https, p4rtSecurity, fack,
+                RoutingMode.PINNED);
+    }
+
+    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
+                               Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
+                               ChannelSecurity p4rtSecurity, FackSettings fack, RoutingMode routing) {
+        this.routing = routing;
         this.fack = fack;
         this.https = https;
         this.p4rtSecurity = p4rtSecurity;
@@ -94,25 +107,31 @@ public final class ControllerSettings {
 
     public ControllerSettings withPipeline(Path p4infoFile, Path deviceConfigFile) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile,
-                echoIntervalMs, https, p4rtSecurity, fack);
+                echoIntervalMs, https, p4rtSecurity, fack, routing);
     }
 
     /** The same settings, serving HTTPS with {@code credentials} (null: plain HTTP). */
     public ControllerSettings withHttps(PemCredentials credentials) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                credentials, p4rtSecurity, fack);
+                credentials, p4rtSecurity, fack, routing);
     }
 
     /** The same settings, verifying grpcs:// switches as {@code security} says. */
     public ControllerSettings withP4RuntimeSecurity(ChannelSecurity security) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                https, security, fack);
+                https, security, fack, routing);
     }
 
     /** The same settings with FACK as {@code fackSettings} says. */
     public ControllerSettings withFack(FackSettings fackSettings) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                https, p4rtSecurity, fackSettings);
+                https, p4rtSecurity, fackSettings, routing);
+    }
+
+    /** The same settings with {@code mode} routing. */
+    public ControllerSettings withRouting(RoutingMode mode) {
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
+                https, p4rtSecurity, fack, mode);
     }
 
     /** Parses the command line; throws IllegalArgumentException with a message for the user. */
@@ -131,6 +150,7 @@ public final class ControllerSettings {
         ChannelSecurity p4rt = ChannelSecurity.systemTrust();
         String fackDscp = null;
         String fackMinBytes = null;
+        RoutingMode routing = RoutingMode.PINNED;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -160,6 +180,7 @@ public final class ControllerSettings {
                 case "--p4-device-config": p4DeviceConfig = Path.of(v); break;
                 case "--fack-dscp": fackDscp = v; break;
                 case "--fack-min-bytes": fackMinBytes = v; break;
+                case "--routing": routing = RoutingMode.parse(v); break;
                 case "--echo-interval-ms":
                     try {
                         echoMs = Long.parseLong(v);
@@ -201,6 +222,6 @@ public final class ControllerSettings {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together");
         }
         PemCredentials https = tlsCert == null ? null : new PemCredentials(tlsCert, tlsKey);
-        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs, https, p4rt, fack);
+        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs, https, p4rt, fack, routing);
     }
 }

@@ -23,4 +23,18 @@ class ControllerSettingsTest {
                 () -> ControllerSettings.parse(new String[] {"--echo-interval-ms", "5"}, Map.of()));
         assertEquals("--echo-interval-ms must be 10-60000, got '5'", e.getMessage());
     }
+
+    @Test
+    void routingIsPinnedUnlessEcmpIsAskedForAndOtherWordsAreRefused() {
+        Map<String, String> env = Map.of("FF_API_TOKEN", "settings-test-token");
+        ControllerSettings plain = ControllerSettings.parse(new String[] {"--data-dir", "/tmp/ff-settings"}, env);
+        assertEquals(org.fairfabric.controller.routing.RoutingMode.PINNED, plain.routing);
+        ControllerSettings ecmp = ControllerSettings.parse(new String[] {"--data-dir", "/tmp/ff-settings", "--routing", "ecmp"}, env);
+        assertEquals(org.fairfabric.controller.routing.RoutingMode.ECMP, ecmp.routing);
+        assertEquals(org.fairfabric.controller.routing.RoutingMode.ECMP,
+                ecmp.withPipeline(Path.of("p4info.txt"), Path.of("fabric.json")).withHttps(null).routing, "kept by the with* copies");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ControllerSettings.parse(new String[] {"--data-dir", "/tmp/ff-settings", "--routing", "hash"}, env));
+        assertEquals("--routing must be pinned or ecmp, got 'hash'", e.getMessage());
+    }
 }

@@ -24,7 +24,9 @@ public final class SessionReportReader extends InputReader {
         if (!key.equals(host + "/" + session)) {
             throw new BadRecord("key '" + key + "' is not host/session '" + host + "/" + session + "'");
         }
-        Json.text(v, "tenant");
+        if (v.has("tenant")) { // absent: a destination the sender reaches outside its table (docs/kafka.md)
+            Json.text(v, "tenant");
+        }
         Json.ipv4(v, "src");
         Json.ipv4(v, "dst");
         String state = Json.text(v, "state");
@@ -46,7 +48,9 @@ public final class SessionReportReader extends InputReader {
         s.put("kind", "report");
         s.put("ts", ts);
         s.put("state", v.get("state").asText());
-        s.put("tenant", v.get("tenant").asText());
+        if (v.has("tenant")) {
+            s.put("tenant", v.get("tenant").asText());
+        }
         s.put("session", v.get("session").asText());
         s.put("host", v.get("host").asText());
         emit(v.get("src").asText() + ">" + v.get("dst").asText(), Out.Kind.PAIR_SIGNAL, s, ts);

@@ -56,7 +56,15 @@ public final class SessionTracker extends Stage {
                 return;
             }
             changed |= !signal.get("state").asText().equals(s.path("reported_state").asText(null));
-            changed |= putIfDifferent(s, "tenant", signal.get("tenant").asText());
+            if (signal.has("tenant")) {
+                changed |= putIfDifferent(s, "tenant", signal.get("tenant").asText());
+            } else if (!s.has("tenant")) { // an unpinned destination: the catalog's tenant of the sender
+                var tenant = catalog.tenantOfHost(s.get("src").asText());
+                if (tenant.isPresent()) {
+                    s.put("tenant", tenant.get());
+                    changed = true;
+                }
+            }
             changed |= putIfDifferent(s, "session", signal.get("session").asText());
             changed |= putIfDifferent(s, "sender", signal.get("host").asText());
             s.put("reported_state", signal.get("state").asText());

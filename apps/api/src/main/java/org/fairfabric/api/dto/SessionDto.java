@@ -8,6 +8,9 @@ import java.util.Objects;
  * or the monitor detected it.
  */
 public final class SessionDto {
+    /** {@link #source} of a session declared over the API (the only kind that is stored durably). */
+    public static final String DECLARED = "api";
+
     public final String id;
     public final String tenantId;
     public final String srcHost;
@@ -36,5 +39,26 @@ public final class SessionDto {
 
     public SessionDto withWeight(Double newWeight) {
         return new SessionDto(id, tenantId, srcHost, dstHost, demandBps, source, newWeight);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof SessionDto)) {
+            return false;
+        }
+        SessionDto s = (SessionDto) o;
+        return id.equals(s.id) && tenantId.equals(s.tenantId) && srcHost.equals(s.srcHost) && dstHost.equals(s.dstHost)
+                && Objects.equals(demandBps, s.demandBps) && source.equals(s.source) && Objects.equals(weight, s.weight);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, tenantId, srcHost, dstHost, demandBps, source, weight);
+    }
+
+    @Override
+    public String toString() {
+        return "Session{" + id + ", " + tenantId + ", " + srcHost + "->" + dstHost + ", demand=" + demandBps
+                + ", " + source + ", w=" + weight + "}";
     }
 }

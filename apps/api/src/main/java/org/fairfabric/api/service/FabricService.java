@@ -48,6 +48,8 @@ public final class FabricService {
         this.events = Objects.requireNonNull(events);
         this.state = store.load();
         this.catalog = state.networkConfig().map(configValidator::validate).orElse(Objects.requireNonNull(catalogWithoutConfig));
+        this.sessions.putAll(state.sessions());
+        this.lastSessionNumber = state.sessionNumbersUsed();
     }
 
     /** Where guarantees are admitted before a change is stored (the controller's two-stage admission). */
@@ -211,7 +213,8 @@ public final class FabricService {
         events.emit(EventTypes.HOST_REMOVED, hostId, Detail.of("tenantId", tenantId));
     }
 
-    // ---- sessions (not persisted: the monitor re-detects live sessions after a restart)
+    // ---- sessions: declared ones (source "api") are stored; detected ones are not (the monitor
+    // detects them again after a restart)
 
     public synchronized List<SessionDto> sessions() {
         return new ArrayList<>(sessions.values());
@@ -226,12 +229,15 @@ public final class FabricService {
     }
 
     public synchronized SessionDto declareSession(SessionJson.Request r) {
-        return addSession(r.srcHost, r.dstHost, r.demandBps, "api", true);
+        return addSession(r.srcHost, r.dstHost, r.demandBps, SessionDto.DECLARED, true);
     }
 
     /** Sets a session's own weight (null: an equal share of its tenant's weight again). */
     public synchronized SessionDto setSessionWeight(String id, Double weight) {
         SessionDto s = session(id).withWeight(weight);
+        if (isStored(s)) {
+            commit(new Mutation.PutSession(s));
+        }
         sessions.put(id, s);
         events.emit(EventTypes.SESSION_UPDATED, id, Detail.of("tenantId", s.tenantId, "weight", weight));
         return s;
@@ -272,6 +278,7 @@ public final class FabricService {
             after.add(s);
             admit(tenants(), allHosts(), after, s.tenantId, "srcHost");
         }
+        commit(isStored(s) ? new Mutation.PutSession(s) : new Mutation.UseSessionNumbers(lastSessionNumber + 1));
         lastSessionNumber++;
         sessions.put(s.id, s);
         events.emit(EventTypes.SESSION_ADDED, s.id, Detail.of("tenantId", s.tenantId, "srcHost", srcHost, "dstHost", dstHost));
@@ -280,8 +287,15 @@ public final class FabricService {
 
     public synchronized void removeSession(String id) {
         SessionDto s = session(id);
+        if (isStored(s)) {
+            commit(new Mutation.DeleteSession(id));
+        }
         sessions.remove(id);
         events.emit(EventTypes.SESSION_REMOVED, id, Detail.of("tenantId", s.tenantId));
+    }
+
+    private static boolean isStored(SessionDto s) {
+        return SessionDto.DECLARED.equals(s.source);
     }
 
     // ---- network configuration

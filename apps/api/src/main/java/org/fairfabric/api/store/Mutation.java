@@ -2,6 +2,7 @@ package org.fairfabric.api.store;
 
 import java.util.Objects;
 import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.api.dto.TenantDto;
 
 /**
@@ -55,6 +56,7 @@ public abstract class Mutation {
         }
     }
 
+    /** Removes a host and the sessions from or to it. */
     public static final class DeleteHost extends Mutation {
         public final String hostId;
 
@@ -65,6 +67,53 @@ public abstract class Mutation {
         @Override
         public StoredState applyTo(StoredState state) {
             return state.withoutHost(hostId);
+        }
+    }
+
+    /** Adds or replaces (for example with a new weight) a session declared over the API; uses its id's number. */
+    public static final class PutSession extends Mutation {
+        public final SessionDto session;
+
+        public PutSession(SessionDto session) {
+            this.session = Objects.requireNonNull(session);
+        }
+
+        @Override
+        public StoredState applyTo(StoredState state) {
+            return state.withSession(session);
+        }
+    }
+
+    public static final class DeleteSession extends Mutation {
+        public final String sessionId;
+
+        public DeleteSession(String sessionId) {
+            this.sessionId = Objects.requireNonNull(sessionId);
+        }
+
+        @Override
+        public StoredState applyTo(StoredState state) {
+            return state.withoutSession(sessionId);
+        }
+    }
+
+    /**
+     * Records that session ids up to {@code s<upTo>} are used (a detected session's id, or the
+     * count a compacted journal must keep). Never lowers the count.
+     */
+    public static final class UseSessionNumbers extends Mutation {
+        public final long upTo;
+
+        public UseSessionNumbers(long upTo) {
+            if (upTo < 0) {
+                throw new IllegalArgumentException("upTo must be >= 0, got " + upTo);
+            }
+            this.upTo = upTo;
+        }
+
+        @Override
+        public StoredState applyTo(StoredState state) {
+            return state.withSessionNumbersUsed(upTo);
         }
     }
 

@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The allocation loop: every change that matters (sessions, tenants' weights and guarantees, hosts,
  * link state, configuration) calls {@link #changed}, which only (re)arms a timer; the round runs
- * on the scheduler's thread once no change has come for {@code quietMillis}, or at the latest
- * {@code maxDelayMillis} after the first change of a burst. So a burst of REST calls costs one
- * solve, and no solve runs on a request thread. A round takes a snapshot of the inputs, builds the
+ * on the scheduler's thread. The first change of an idle loop (no round started within the last
+ * {@code quietMillis}) runs at once; a change that follows a round closer than that waits until no
+ * change has come for {@code quietMillis}, or at the latest {@code maxDelayMillis} after the first
+ * change of its burst. So a lone change costs no waiting, a burst of REST calls costs at most two
+ * solves, and no solve runs on a request thread. A round takes a snapshot of the inputs, builds the
  * problem ({@link ProblemAdapter}), solves it with {@link ExactAllocator} from the previous
  * round's warm start, and hands the result on. When the guarantees cannot be met, the previous
  * allocation stays in force and the listener hears which links are the bottleneck.
@@ -35,7 +37,11 @@ public final class AllocationLoop {
     private final long maxDelayMillis;
 
     private Scheduler.Cancellable armed;
+    /** Whether the armed round is an idle loop's immediate one (later changes join it). */
+    private boolean armedAtOnce;
     private long burstStart = -1;
+    /** Scheduler time at which the last round started. */
+    private long lastRoundAt = Long.MIN_VALUE / 2;
     private boolean closed;
 
     // owned by the scheduler's thread
@@ -64,9 +70,18 @@ public final class AllocationLoop {
         }
         LOG.debug("allocation input changed: {}", why);
         long now = scheduler.nowMillis();
+        if (armed != null && armedAtOnce) {
+            return; // the round about to run takes its snapshot after this change
+        }
         if (burstStart < 0) {
             burstStart = now;
+            if (armed == null && now - lastRoundAt >= quietMillis) {
+                armedAtOnce = true;
+                armed = scheduler.schedule(this::round, 0);
+                return;
+            }
         }
+        armedAtOnce = false;
         long due = Math.min(now + quietMillis, burstStart + maxDelayMillis);
         if (armed != null) {
             armed.cancel();
@@ -94,7 +109,9 @@ public final class AllocationLoop {
     private void round() {
         synchronized (this) {
             armed = null;
+            armedAtOnce = false;
             burstStart = -1;
+            lastRoundAt = scheduler.nowMillis();
             if (closed) {
                 return;
             }

@@ -21,16 +21,23 @@ public final class RatesPublisher {
     private final LongSupplier clockMillis;
     private final Map<String, Long> versions = new HashMap<>();
     private final Map<String, RatesTable> sent = new HashMap<>();
+    private final boolean pinned;
     private long published;
 
     public RatesPublisher(RatesSink sink, LongSupplier clockMillis) {
+        this(sink, clockMillis, true);
+    }
+
+    /** {@code pinned} false (ECMP routing): each session's total on one untagged path ({@link RatesTable#fromAllocation}). */
+    public RatesPublisher(RatesSink sink, LongSupplier clockMillis, boolean pinned) {
         this.sink = sink;
         this.clockMillis = clockMillis;
+        this.pinned = pinned;
     }
 
     /** Publishes the tables of the shim hosts of {@code r} that differ from what was sent last. */
     public synchronized void publish(AllocationResult r) {
-        for (RatesTable t : RatesTable.fromAllocation(r, r.model().shimHosts()).values()) {
+        for (RatesTable t : RatesTable.fromAllocation(r, r.model().shimHosts(), pinned).values()) {
             RatesTable before = sent.get(t.host());
             if (before != null && before.sessions().equals(t.sessions())) {
                 continue;

@@ -48,6 +48,15 @@ public record RatesTable(String host, long version, List<Entry> sessions) {
      * version 0 (set when published).
      */
     public static Map<String, RatesTable> fromAllocation(AllocationResult r, Iterable<String> hosts) {
+        return fromAllocation(r, hosts, true);
+    }
+
+    /**
+     * As {@link #fromAllocation(AllocationResult, Iterable)}; {@code pinned} false (ECMP routing) gives
+     * every session one unpinned path (id 0: untagged, the switches hash its flows over their uplinks)
+     * at its total rate, at least {@link #MIN_RATE_BPS}.
+     */
+    public static Map<String, RatesTable> fromAllocation(AllocationResult r, Iterable<String> hosts, boolean pinned) {
         Topology topo = r.model().topology();
         Map<String, List<Entry>> bySrc = new TreeMap<>();
         for (String h : hosts) {
@@ -59,7 +68,9 @@ public record RatesTable(String host, long version, List<Entry> sessions) {
                 continue;
             }
             Host dst = topo.hosts().get(s.session().dstHost);
-            list.add(new Entry(s.session().id, s.session().tenantId, dst.ip(), "packet", paths(s)));
+            List<PathRate> paths = pinned ? paths(s)
+                    : List.of(new PathRate(0, Math.max(MIN_RATE_BPS, (long) Math.min(Math.floor(s.totalBps()), MAX_RATE_BPS))));
+            list.add(new Entry(s.session().id, s.session().tenantId, dst.ip(), "packet", paths));
         }
         Map<String, RatesTable> out = new TreeMap<>();
         bySrc.forEach((h, list) -> {

@@ -53,7 +53,8 @@ import org.fairfabric.core.allocator.ExactAllocator;
  * the topic) holds every rates table the round published. Baseline in the same run: a table-sized
  * record produced and consumed on the same topic by the same clients (Kafka alone).
  *
- * <p>usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1]
+ * <p>usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1] [--tolerance T]
+ * ({@code --tolerance}: another certified gap than the controller's, to compare settings)
  */
 public final class LoopBenchmark {
     private static final String TOPIC_PREFIX = KafkaRatesSink.TOPIC + ".bench-loop-";
@@ -67,6 +68,7 @@ public final class LoopBenchmark {
         int sessions = 10_000;
         int arrivals = 20;
         long seed = 1;
+        double tolerance = AllocationComponent.TOLERANCE;
         for (int i = 0; i < args.length; i++) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -75,15 +77,16 @@ public final class LoopBenchmark {
                 case "--sessions" -> sessions = Integer.parseInt(v);
                 case "--arrivals" -> arrivals = Integer.parseInt(v);
                 case "--seed" -> seed = Long.parseLong(v);
+                case "--tolerance" -> tolerance = Double.parseDouble(v);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1])");
+                        + " (usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1] [--tolerance T])");
             }
             i++;
         }
         if (kafka == null) {
             throw new IllegalArgumentException("--kafka BOOTSTRAP is required");
         }
-        new Run(kafka, k, sessions, arrivals, seed).run();
+        new Run(kafka, k, sessions, arrivals, seed, tolerance).run();
     }
 
     private static final class Run {
@@ -91,6 +94,7 @@ public final class LoopBenchmark {
         final int k;
         final int sessionCount;
         final int arrivals;
+        final double tolerance;
         final Random random;
         final String topic = TOPIC_PREFIX + ProcessHandle.current().pid() + "-" + System.currentTimeMillis();
         final NetworkConfig config;
@@ -104,8 +108,9 @@ public final class LoopBenchmark {
         final AtomicLong roundsDone = new AtomicLong();
         volatile long lastConsumedNanos;
 
-        Run(String kafka, int k, int sessionCount, int arrivals, long seed) throws Exception {
+        Run(String kafka, int k, int sessionCount, int arrivals, long seed, double tolerance) throws Exception {
             this.kafka = kafka;
+            this.tolerance = tolerance;
             this.k = k;
             this.sessionCount = sessionCount;
             this.arrivals = arrivals;
@@ -149,9 +154,9 @@ public final class LoopBenchmark {
 
         void run() throws Exception {
             System.out.printf(Locale.ROOT, "bench loop (in-process): k=%d fat-tree, %d hosts with shims, %d tenants, %d sessions;"
-                    + " quiet period %d ms, max delay %d ms, tolerance %.0e; Kafka %s topic %s; load %s%n",
+                    + " quiet period %d ms (an idle loop's first change at once), max delay %d ms, tolerance %.0e; Kafka %s topic %s; load %s%n",
                     k, hosts.size(), tenants.size(), sessionCount, AllocationComponent.QUIET_MS, AllocationComponent.MAX_DELAY_MS,
-                    AllocationComponent.TOLERANCE, kafka, topic, load());
+                    tolerance, kafka, topic, load());
             KafkaRatesSink kafkaSink = new KafkaRatesSink(kafka, topic);
             RatesSink sink = (host, json) -> {
                 inFlight.add(json);
@@ -176,7 +181,7 @@ public final class LoopBenchmark {
                 }
             };
             AllocationLoop loop = new AllocationLoop(this::inputs, listener, Scheduler.singleThread(executor),
-                    new ExactAllocator(AllocationComponent.TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS),
+                    new ExactAllocator(tolerance, ExactAllocator.DEFAULT_MAX_ITERATIONS),
                     AllocationComponent.QUIET_MS, AllocationComponent.MAX_DELAY_MS);
             KafkaConsumer<String, String> consumer = consumer();
             Thread reader = new Thread(() -> {
@@ -219,8 +224,8 @@ public final class LoopBenchmark {
                         arrivals, pct(loopMs, 50), pct(loopMs, 99), pct(loopMs, 100));
                 System.out.printf(Locale.ROOT, "baseline (same run): one table-sized record produced and consumed on the same topic: p50 %.1f ms, p99 %.1f ms%n",
                         pct(kafkaMs, 50), pct(kafkaMs, 99));
-                System.out.printf(Locale.ROOT, "of which the quiet period before each round: %d ms (AllocationComponent.QUIET_MS); load %s%n",
-                        AllocationComponent.QUIET_MS, load());
+                System.out.printf(Locale.ROOT, "arrivals %d ms apart (more than the quiet period of %d ms): each starts an idle loop's round at once; load %s%n",
+                        AllocationComponent.QUIET_MS * 3, AllocationComponent.QUIET_MS, load());
             } finally {
                 reader.interrupt();
                 reader.join(10_000);

@@ -3,6 +3,7 @@ package org.fairfabric.controller.forwarding;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.fairfabric.controller.arp.ArpService;
 import org.fairfabric.controller.component.Component;
 import org.fairfabric.controller.component.ControlEvent;
@@ -25,11 +26,19 @@ public final class ForwardingComponent extends Component {
     private final FabricPlan plan;
     private final FabricTopology fabric;
     private final DeviceProgramming<Entity, ?> devices;
+    private final Predicate<Entity> kept;
 
     /** {@code plan} null: the pipeline is not the fabric pipeline, so only ARP is answered. */
     public ForwardingComponent(FabricPlan plan, FabricTopology fabric, DeviceProgramming<Entity, ?> devices,
                                PacketService packets, Function<String, Optional<String>> macOfIp) {
+        this(plan, fabric, devices, packets, macOfIp, e -> true);
+    }
+
+    /** {@code kept}: which of the plan's entities are programmed (ECMP mode leaves the pinned paths out). */
+    public ForwardingComponent(FabricPlan plan, FabricTopology fabric, DeviceProgramming<Entity, ?> devices,
+                               PacketService packets, Function<String, Optional<String>> macOfIp, Predicate<Entity> kept) {
         super("forwarding");
+        this.kept = kept;
         this.plan = plan;
         this.fabric = fabric;
         this.devices = devices;
@@ -50,7 +59,8 @@ public final class ForwardingComponent extends Component {
     protected void handle(ControlEvent e) {
         Topology topo = ((ControlEvent.TopologyChanged) e).topology();
         for (Device d : topo.devices().values()) {
-            List<Entity> mine = plan.entitiesOf(topo, d.id(), fabric::routerMac, null);
+            List<Entity> mine = new java.util.ArrayList<>(plan.entitiesOf(topo, d.id(), fabric::routerMac, null));
+            mine.removeIf(kept.negate());
             devices.setSlice(SLICE, d.id(), mine);
         }
     }

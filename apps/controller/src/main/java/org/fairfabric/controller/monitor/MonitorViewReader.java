@@ -33,6 +33,7 @@ public final class MonitorViewReader implements AutoCloseable {
     private final Runnable onSessionsChanged;
     private final BiConsumer<String, JsonNode> onLink;
     private final Thread thread;
+    private final Object pause = new Object();
     private volatile boolean running = true;
 
     /** @param suffix appended to every view topic (tests) */
@@ -69,7 +70,11 @@ public final class MonitorViewReader implements AutoCloseable {
                 }
                 if (parts.size() < kinds.size()) {
                     parts.clear();
-                    Thread.sleep(2000); // the monitor creates its topics when it starts
+                    synchronized (pause) {
+                        if (running) {
+                            pause.wait(2000); // the monitor creates its topics when it starts
+                        }
+                    }
                 }
             }
             consumer.assign(parts);
@@ -98,15 +103,19 @@ public final class MonitorViewReader implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("reading the monitor view stopped: {}", e.toString());
         } finally {
+            Thread.interrupted(); // an interrupted thread cannot close the consumer cleanly ("Failed to close fetcher")
             consumer.close();
         }
     }
 
+    /** Stops the reader with {@code wakeup()}, never an interrupt (which makes the consumer's close log an ERROR). */
     @Override
     public void close() {
         running = false;
         consumer.wakeup();
-        thread.interrupt();
+        synchronized (pause) {
+            pause.notifyAll();
+        }
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {

@@ -18,7 +18,8 @@ import org.fairfabric.api.store.Mutation;
 import org.fairfabric.api.store.StoredState;
 
 /**
- * The embedded controller's system of record: an append-only journal file of mutations, one line
+ * The embedded controller's system of record (tenants, hosts, declared sessions, network
+ * configuration): an append-only journal file of mutations, one line
  * each, {@code <crc32 in hex> <json>}, fsynced before {@link #append} returns. Opening replays it;
  * a torn last line (the process died mid-write, so the write was never acknowledged) is cut off;
  * a damaged line before the end is an error, never silently skipped. When the journal has grown
@@ -58,7 +59,12 @@ public final class JournalStore implements FabricStore {
                 throw new IllegalStateException("data directory " + dir + " is in use by another controller");
             }
             JournalStore s = new JournalStore(dir, lc, lock);
-            s.replay();
+            try {
+                s.replay();
+            } catch (IOException | RuntimeException e) {
+                s.closeQuietly();
+                throw e;
+            }
             return s;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open journal in " + dir, e);
@@ -164,8 +170,12 @@ public final class JournalStore implements FabricStore {
     public synchronized void compact() {
         List<Mutation> puts = new ArrayList<>();
         state.networkConfig().ifPresent(c -> puts.add(new Mutation.PutNetworkConfig(c)));
+        if (state.sessionNumbersUsed() > 0) {
+            puts.add(new Mutation.UseSessionNumbers(state.sessionNumbersUsed()));
+        }
         state.tenants().values().forEach(t -> puts.add(new Mutation.PutTenant(t)));
         state.hosts().values().forEach(h -> puts.add(new Mutation.PutHost(h)));
+        state.sessions().values().forEach(s -> puts.add(new Mutation.PutSession(s)));
         Path tmp = dir.resolve(FILE + ".tmp");
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
             for (Mutation m : puts) {
@@ -190,7 +200,8 @@ public final class JournalStore implements FabricStore {
     }
 
     private long liveItems() {
-        return state.tenants().size() + state.hosts().size() + (state.networkConfig().isPresent() ? 1 : 0);
+        return state.tenants().size() + state.hosts().size() + state.sessions().size() + (state.networkConfig().isPresent() ? 1 : 0)
+                + (state.sessionNumbersUsed() > 0 ? 1 : 0);
     }
 
     @Override
@@ -201,6 +212,19 @@ public final class JournalStore implements FabricStore {
             lockChannel.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Releases the directory after a failed open (a damaged journal must not keep it locked). */
+    private void closeQuietly() {
+        try {
+            if (journal != null) {
+                journal.close();
+            }
+            lock.release();
+            lockChannel.close();
+        } catch (IOException ignored) {
+            // the failure being reported matters more
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.fairfabric.api.json.HostJson;
 import org.fairfabric.api.json.Json;
+import org.fairfabric.api.json.SessionJson;
 import org.fairfabric.api.json.TenantJson;
 import org.fairfabric.api.store.Mutation;
 
@@ -27,6 +28,12 @@ final class MutationCodec {
             n.put("op", "put-host").set("host", Json.tree(((Mutation.PutHost) m).host));
         } else if (m instanceof Mutation.DeleteHost) {
             n.put("op", "delete-host").put("id", ((Mutation.DeleteHost) m).hostId);
+        } else if (m instanceof Mutation.PutSession) {
+            n.put("op", "put-session").set("session", SessionJson.storedTree(((Mutation.PutSession) m).session));
+        } else if (m instanceof Mutation.DeleteSession) {
+            n.put("op", "delete-session").put("id", ((Mutation.DeleteSession) m).sessionId);
+        } else if (m instanceof Mutation.UseSessionNumbers) {
+            n.put("op", "use-session-numbers").put("upTo", ((Mutation.UseSessionNumbers) m).upTo);
         } else if (m instanceof Mutation.PutNetworkConfig) {
             n.put("op", "put-network-config").put("json", ((Mutation.PutNetworkConfig) m).json);
         } else {
@@ -47,6 +54,12 @@ final class MutationCodec {
                 return new Mutation.PutHost(HostJson.stored(n.get("host")));
             case "delete-host":
                 return new Mutation.DeleteHost(n.get("id").textValue());
+            case "put-session":
+                return new Mutation.PutSession(SessionJson.stored(n.get("session")));
+            case "delete-session":
+                return new Mutation.DeleteSession(n.get("id").textValue());
+            case "use-session-numbers":
+                return new Mutation.UseSessionNumbers(n.get("upTo").longValue());
             case "put-network-config":
                 return new Mutation.PutNetworkConfig(n.get("json").textValue());
             default:

@@ -53,11 +53,22 @@ public final class RoutingGroupsComponent extends Component {
     private final ConcurrentLinkedQueue<ControlEvent.MetricReported> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean inboxTaken = new AtomicBoolean();
     private final Set<ConnectPoint> failedPorts = new HashSet<>();
+    private final RoutingMode mode;
     private Topology topo;
     private RoutingGroupService groups;
 
     public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, WriteResult> devices, NetworkView network) {
+        this(plan, devices, network, RoutingMode.PINNED);
+    }
+
+    /**
+     * In {@link RoutingMode#ECMP} the groups stay as installed (every uplink in level 0 of every
+     * metric: one hash group per switch) and metric events are ignored; link failures still change them.
+     */
+    public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, WriteResult> devices, NetworkView network,
+                                  RoutingMode mode) {
         super("routing-groups");
+        this.mode = mode;
         this.plan = plan;
         this.devices = devices;
         this.network = network;
@@ -67,6 +78,9 @@ public final class RoutingGroupsComponent extends Component {
     @Override
     protected boolean hears(ControlEvent e) {
         if (e instanceof ControlEvent.MetricReported m) {
+            if (mode == RoutingMode.ECMP) {
+                return false;
+            }
             inbox.add(m);
             return inboxTaken.compareAndSet(false, true);
         }

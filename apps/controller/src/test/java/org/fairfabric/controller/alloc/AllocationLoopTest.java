@@ -45,24 +45,31 @@ class AllocationLoopTest {
     }
 
     @Test
-    void aBurstOfChangesCostsOneSolveAfterTheQuietPeriod() {
+    void theFirstChangeOfAnIdleLoopRunsAtOnceAndTheRestOfItsBurstCostsOneMoreSolve() {
         set(List.of(tenant("blue", 2, null), tenant("red", 1, null)),
                 List.of(session("s1", "blue", "h1", "h3", null), session("s2", "red", "h2", "h4", null)));
-        for (int i = 0; i < 9; i++) { // 9 changes within MAX_DELAY
-            loop.changed("session " + i);
-            clock.advance(QUIET - 1); // each change comes before the previous one's quiet period ended
-        }
-        assertEquals(0, loop.solves());
-        assertNull(loop.current());
-        clock.advance(1);
-        assertEquals(1, loop.solves());
-        assertEquals(1, allocated.size());
+        loop.changed("session 0");
+        loop.changed("session 0 again, before the round ran"); // joins the round already armed
+        clock.advance(0);
+        assertEquals(1, loop.solves(), "an idle loop's first change is solved without the quiet period");
         AllocationResult r = loop.current();
         assertEquals(2e8 / 3, r.sessions().get(0).totalBps(), 1e-6 * 1e8);
         assertEquals(1e8 / 3, r.sessions().get(1).totalBps(), 1e-6 * 1e8);
+        for (int i = 1; i < 9; i++) { // 8 more changes, each within the quiet period of the one before
+            clock.advance(QUIET - 1);
+            loop.changed("session " + i);
+        }
+        clock.advance(QUIET - 1);
+        assertEquals(1, loop.solves(), "changes right after a round wait for the quiet period");
+        clock.advance(1);
+        assertEquals(2, loop.solves());
+        assertEquals(2, allocated.size());
         assertEquals(0, clock.pending());
         clock.advance(10 * MAX_DELAY);
-        assertEquals(1, loop.solves(), "no change, no solve");
+        assertEquals(2, loop.solves(), "no change, no solve");
+        loop.changed("after a quiet spell");
+        clock.advance(0);
+        assertEquals(3, loop.solves(), "idle again: at once");
     }
 
     @Test

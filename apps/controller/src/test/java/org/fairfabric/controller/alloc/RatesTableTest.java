@@ -104,6 +104,20 @@ class RatesTableTest {
     }
 
     @Test
+    void inEcmpModeEverySessionHasOneUntaggedPathAtItsTotal() throws Exception {
+        AllocationResult r = twoSessions("h1", "h2");
+        Map<String, RatesTable> tables = RatesTable.fromAllocation(r, List.of("h1", "h2"), false);
+        for (SessionAllocation s : r.sessions()) {
+            RatesTable.Entry e = tables.get(s.session().srcHost).sessions().get(0);
+            assertEquals(s.session().id, e.id());
+            assertEquals(List.of(new RatesTable.PathRate(0, (long) Math.floor(s.totalBps()))), e.paths());
+        }
+        for (RatesTable t : tables.values()) {
+            RatesTableJson.check(t.host(), t.host(), RatesTableJson.write(t.withVersion(1)));
+        }
+    }
+
+    @Test
     void pathsBelowTheShimsMinimumAreDroppedOrRaisedToIt() {
         SessionAllocation tiny = new SessionAllocation(session("s9", "t", "h1", "h3", null), 5000,
                 List.of(new PathAllocation(1, List.of(), 1000), new PathAllocation(2, List.of(), 4000)));

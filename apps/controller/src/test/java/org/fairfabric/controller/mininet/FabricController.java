@@ -62,7 +62,13 @@ final class FabricController implements AutoCloseable {
 
     /** The same with the given vFab echo interval. */
     static FabricController start(MininetFabric fabric, Path workDir, long echoIntervalMs) throws Exception {
+        return start(fabric, workDir, echoIntervalMs, List.of());
+    }
+
+    /** The same with more controller options (e.g. {@code --routing ecmp}). */
+    static FabricController start(MininetFabric fabric, Path workDir, long echoIntervalMs, List<String> controllerArgs) throws Exception {
         FabricController c = new FabricController(fabric, workDir, echoIntervalMs);
+        c.extraArgs = List.copyOf(controllerArgs);
         c.startProcess();
         c.waitDevicesAvailable(240);
         return c;
@@ -72,12 +78,18 @@ final class FabricController implements AutoCloseable {
         return MininetRequirements.repositoryRoot().resolve("pipeconfs/p4/fabric.p4");
     }
 
+    /** Options added to the controller's command line. */
+    private List<String> extraArgs = List.of();
+
     void startProcess() throws Exception {
         Path p4info = MininetRequirements.repositoryRoot().resolve("pipeconfs/p4/p4info.txt");
-        process = ControllerProcess.start(Map.of("FF_API_TOKEN", token, "FAIRFABRIC_KAFKA", MininetRequirements.kafka()),
+        List<String> args = new ArrayList<>(List.of(
                 "--data-dir", dataDir.toString(), "--netcfg", fabric.netcfg.toString(), "--http-port", "0",
                 "--p4info", p4info.toString(), "--p4-device-config", deviceConfig.toString(),
-                "--kafka", MininetRequirements.kafka(), "--echo-interval-ms", Long.toString(echoIntervalMs));
+                "--kafka", MininetRequirements.kafka(), "--echo-interval-ms", Long.toString(echoIntervalMs)));
+        args.addAll(extraArgs);
+        process = ControllerProcess.start(Map.of("FF_API_TOKEN", token, "FAIRFABRIC_KAFKA", MininetRequirements.kafka()),
+                args.toArray(new String[0]));
         fabric.track(process.process.pid());
         http = new HttpJson(process.baseUrl, token);
     }

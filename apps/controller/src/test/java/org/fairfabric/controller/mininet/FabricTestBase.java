@@ -45,10 +45,20 @@ abstract class FabricTestBase {
         return false;
     }
 
+    /** More driver options (fairfabric_mn.driver). */
+    java.util.List<String> driverArgs() {
+        return java.util.List.of();
+    }
+
+    /** More controller options. */
+    java.util.List<String> controllerArgs() {
+        return java.util.List.of();
+    }
+
     @BeforeAll
     void startFabric() throws Exception {
-        fabric = MininetFabric.start(topology(), prefix(), linkMbit(), work.resolve("fabric"), shims());
-        ctl = FabricController.start(fabric, work.resolve("controller"), echoIntervalMs());
+        fabric = MininetFabric.start(topology(), prefix(), linkMbit(), work.resolve("fabric"), shims(), driverArgs());
+        ctl = FabricController.start(fabric, work.resolve("controller"), echoIntervalMs(), controllerArgs());
     }
 
     @AfterAll

@@ -433,10 +433,12 @@ class FairShareFabricTest extends FabricTestBase {
     private void assertAchievedWithin(Map<String, Double> alloc, String what) throws InterruptedException {
         String last = "";
         for (int w = 1; w <= WINDOWS; w++) {
+            Diagnosis d0 = Diagnosis.read(fabric, SENDER);
             Counters a = Counters.read(fabric, RECEIVER);
             long t0 = System.nanoTime();
             Thread.sleep((long) (WINDOW_S * 1000));
             Counters b = Counters.read(fabric, RECEIVER);
+            Diagnosis d1 = Diagnosis.read(fabric, SENDER);
             Map<String, Double> rates = b.ratesSince(a, (System.nanoTime() - t0) / 1e9);
             StringBuilder line = new StringBuilder();
             boolean all = true;
@@ -450,12 +452,75 @@ class FairShareFabricTest extends FabricTestBase {
             last = line.toString();
             System.out.printf("[mininet] %s, %.0f Mbit/s links, window %d of %.0f s, achieved/allocated:%s (load %s)%n",
                     what, LINK_MBIT, w, WINDOW_S, last, loadAverage());
+            System.out.printf("[mininet]   where: %s%n", d1.since(d0, (System.nanoTime() - t0) / 1e9));
             if (all) {
                 return;
             }
         }
         throw new AssertionError(what + ": no " + WINDOW_S + " s window in " + WINDOWS + " with every tenant within ±5 % of its allocation;"
                 + " last:" + last);
+    }
+
+    /**
+     * Where a shortfall comes from, printed beside each window: per session the shim's sent rate
+     * (frames leaving its class; a class that sends less than its rate with an empty backlog had
+     * nothing to send), its backlog at the end, the sender's TCP retransmissions and the switches'
+     * queue drops over the window, and each flow's TCP state (ss -ti: cwnd, rtt, pacing and delivery
+     * rate, bytes not yet sent, time limited by the receive window or the send buffer).
+     */
+    record Diagnosis(Map<String, long[]> sentBytesAndBacklog, long retrans, Map<String, Long> queueDrops, String tcp) {
+        static Diagnosis read(MininetFabric fabric, String sender) {
+            JsonNode stats = fabric.call("shim", "host", sender).path("body");
+            Map<String, long[]> sent = new LinkedHashMap<>();
+            for (JsonNode p : stats.path("paths")) {
+                long[] v = sent.computeIfAbsent(p.path("session").asText(), x -> new long[2]);
+                v[0] += p.path("sent_bytes").asLong();
+                v[1] += p.path("backlog_bytes").asLong();
+            }
+            Map<String, Long> drops = new LinkedHashMap<>();
+            for (String sw : fabric.switches()) {
+                long n = 0;
+                for (JsonNode port : fabric.call("ports", "switch", sw).path("ports")) {
+                    n += port.path("queue_drops").asLong();
+                }
+                drops.put(sw, n);
+            }
+            JsonNode ss = fabric.call("cmd", "host", sender, "argv", List.of("ss", "-tin", "state", "established"));
+            StringBuilder tcp = new StringBuilder();
+            for (String line : ss.path("out").asText().split("\n")) {
+                java.util.regex.Matcher peer = java.util.regex.Pattern.compile("(10\\.201\\.\\d+\\.2:\\d+)").matcher(line);
+                if (peer.find()) {
+                    tcp.append(' ').append(peer.group(1));
+                    continue;
+                }
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "(cwnd:\\d+|rtt:[\\d.]+/[\\d.]+|pacing_rate \\S+|delivery_rate \\S+|notsent:\\d+|unacked:\\d+|busy:\\d+ms|rwnd_limited:\\S+|sndbuf_limited:\\S+|retrans:\\S+)").matcher(line);
+                StringBuilder one = new StringBuilder();
+                while (m.find()) {
+                    one.append(' ').append(m.group(1));
+                }
+                if (one.length() > 0) {
+                    tcp.append(" {").append(one.toString().trim()).append('}');
+                }
+            }
+            return new Diagnosis(sent, stats.path("drops").path("tcp_retrans").asLong(), drops, tcp.toString());
+        }
+
+        String since(Diagnosis before, double seconds) {
+            StringBuilder out = new StringBuilder("shim sent (Mbit/s, backlog B):");
+            sentBytesAndBacklog.forEach((session, v) -> {
+                long[] was = before.sentBytesAndBacklog.getOrDefault(session, new long[2]);
+                out.append(String.format(" %s %.3f (%d)", session, (v[0] - was[0]) * 8 / seconds / 1e6, v[1]));
+            });
+            out.append("; sender TCP retransmissions ").append(retrans - before.retrans).append("; switch queue drops {");
+            queueDrops.forEach((sw, n) -> {
+                long d = n - before.queueDrops.getOrDefault(sw, 0L);
+                if (d > 0) {
+                    out.append(sw).append('=').append(d).append(' ');
+                }
+            });
+            return out.append("}; tcp").append(tcp).toString();
+        }
     }
 
     static String loadAverage() {

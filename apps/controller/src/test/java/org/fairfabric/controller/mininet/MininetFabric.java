@@ -70,6 +70,12 @@ public final class MininetFabric implements AutoCloseable {
 
     /** As {@link #start(String, String, double, Path)}; {@code shims}: a host shim on every host (driver option --shims). */
     public static MininetFabric start(String topo, String prefix, double bwMbit, Path workDir, boolean shims) throws Exception {
+        return start(topo, prefix, bwMbit, workDir, shims, List.of());
+    }
+
+    /** As {@link #start(String, String, double, Path, boolean)} with more driver options (e.g. {@code --core-bw 1}). */
+    public static MininetFabric start(String topo, String prefix, double bwMbit, Path workDir, boolean shims, List<String> driverArgs)
+            throws Exception {
         MininetRequirements.check();
         Files.createDirectories(workDir);
         Path netcfg = workDir.resolve("netcfg.json");
@@ -79,6 +85,7 @@ public final class MininetFabric implements AutoCloseable {
                 "--topo", topo, "--prefix", prefix, "--netcfg", netcfg.toString(), "--bw", Double.toString(bwMbit))
                 .directory(root.resolve("mininet").toFile())
                 .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.command().addAll(driverArgs);
         if (shims) {
             pb.command().add("--shims");
             pb.environment().put("FAIRFABRIC_KAFKA", MininetRequirements.kafka());

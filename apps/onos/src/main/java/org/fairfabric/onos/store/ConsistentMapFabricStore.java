@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.api.dto.TenantDto;
 import org.fairfabric.api.json.HostJson;
 import org.fairfabric.api.json.Json;
+import org.fairfabric.api.json.SessionJson;
 import org.fairfabric.api.json.TenantJson;
 import org.fairfabric.api.store.FabricStore;
 import org.fairfabric.api.store.Mutation;
@@ -21,13 +23,16 @@ import org.onosproject.store.service.Versioned;
 /**
  * The stored state in an ONOS ConsistentMap (replicated by ONOS's Atomix cluster, so the same on
  * every node and durable across restarts of one). One entry per tenant ({@code tenant/ID}), per
- * host ({@code host/ID}) and one for the network configuration; each value is
+ * host ({@code host/ID}), per declared session ({@code session/ID}) and one for the network
+ * configuration, and {@code session-numbers} (the session ids used so far); each value is
  * {@code {"order": n, "value": ...}} so that creation order survives, as in the embedded journal.
  */
 public final class ConsistentMapFabricStore implements FabricStore {
     static final String TENANT = "tenant/";
     static final String HOST = "host/";
+    static final String SESSION = "session/";
     static final String NETWORK_CONFIG = "network-config";
+    static final String SESSION_NUMBERS = "session-numbers";
 
     private final ConsistentMap<String, String> map;
     private long lastOrder;
@@ -58,6 +63,12 @@ public final class ConsistentMapFabricStore implements FabricStore {
         if (key.startsWith(HOST)) {
             return new Mutation.PutHost(HostJson.stored(value));
         }
+        if (key.startsWith(SESSION)) {
+            return new Mutation.PutSession(SessionJson.stored(value));
+        }
+        if (key.equals(SESSION_NUMBERS)) {
+            return new Mutation.UseSessionNumbers(value.longValue());
+        }
         if (key.equals(NETWORK_CONFIG)) {
             return new Mutation.PutNetworkConfig(value.textValue());
         }
@@ -76,6 +87,12 @@ public final class ConsistentMapFabricStore implements FabricStore {
         } else if (m instanceof Mutation.DeleteTenant) {
             String id = ((Mutation.DeleteTenant) m).tenantId;
             for (String key : new ArrayList<>(map.keySet())) {
+                SessionDto s = key.startsWith(SESSION) ? session(key) : null;
+                if (s != null && s.tenantId.equals(id)) {
+                    map.remove(key);
+                }
+            }
+            for (String key : new ArrayList<>(map.keySet())) {
                 if (key.startsWith(HOST) && HostJson.stored(value(key)).tenantId.equals(id)) {
                     map.remove(key);
                 }
@@ -85,7 +102,22 @@ public final class ConsistentMapFabricStore implements FabricStore {
             HostDto h = ((Mutation.PutHost) m).host;
             put(HOST + h.id, Json.tree(h));
         } else if (m instanceof Mutation.DeleteHost) {
-            map.remove(HOST + ((Mutation.DeleteHost) m).hostId);
+            String id = ((Mutation.DeleteHost) m).hostId;
+            for (String key : new ArrayList<>(map.keySet())) {
+                SessionDto s = key.startsWith(SESSION) ? session(key) : null;
+                if (s != null && (s.srcHost.equals(id) || s.dstHost.equals(id))) {
+                    map.remove(key);
+                }
+            }
+            map.remove(HOST + id);
+        } else if (m instanceof Mutation.PutSession) {
+            SessionDto s = ((Mutation.PutSession) m).session;
+            put(SESSION + s.id, SessionJson.storedTree(s));
+            useSessionNumbers(StoredState.sessionNumber(s.id));
+        } else if (m instanceof Mutation.DeleteSession) {
+            map.remove(SESSION + ((Mutation.DeleteSession) m).sessionId);
+        } else if (m instanceof Mutation.UseSessionNumbers) {
+            useSessionNumbers(((Mutation.UseSessionNumbers) m).upTo);
         } else if (m instanceof Mutation.PutNetworkConfig) {
             put(NETWORK_CONFIG, Json.MAPPER.getNodeFactory().textNode(((Mutation.PutNetworkConfig) m).json));
         } else {
@@ -96,6 +128,20 @@ public final class ConsistentMapFabricStore implements FabricStore {
     private JsonNode value(String key) {
         Versioned<String> v = map.get(key);
         return v == null ? null : Json.parse(v.value()).get("value");
+    }
+
+    /** Raises (never lowers) the count of session ids used. */
+    private void useSessionNumbers(long upTo) {
+        JsonNode before = value(SESSION_NUMBERS);
+        if (before == null || before.longValue() < upTo) {
+            put(SESSION_NUMBERS, Json.MAPPER.getNodeFactory().numberNode(upTo));
+        }
+    }
+
+    /** The stored session under {@code key}; null when another node removed it meanwhile. */
+    private SessionDto session(String key) {
+        JsonNode v = value(key);
+        return v == null ? null : SessionJson.stored(v);
     }
 
     /** Keeps the entry's creation order when it is replaced. */
