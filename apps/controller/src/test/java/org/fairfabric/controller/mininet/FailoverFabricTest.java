@@ -40,9 +40,10 @@ import org.junit.jupiter.api.Test;
  * <li>gray: 5 % loss set in p4switch's traffic manager on the same port, {@link #GRAY_REPEATS}
  * times: detected, the shim moves the session off it.</li>
  * </ul>
- * Restoration is measured at the receiver: its interface's received bytes sampled every 5 ms;
- * restored = the end of the first 100 ms window, after the dip the failure causes, that carries
- * ≥ 90 % of the new allocation. Printed as p50/p99 with the detection (controller event) and
+ * Restoration (fail-stop) is measured at the receiver: its interface's received bytes sampled every
+ * 5 ms; restored = the end of the first 100 ms window, after the dip the failure causes, that
+ * carries ≥ 90 % of the new allocation. A 5 % loss causes no such dip: for gray failures the
+ * figure is when the shim moved the session off the lossy link. Printed as p50/p99 with the detection (controller event) and
  * shim-move times; the test asserts behaviour (paths avoided, traffic back), not times.
  */
 class FailoverFabricTest extends FabricTestBase {
@@ -214,7 +215,8 @@ class FailoverFabricTest extends FabricTestBase {
         }
         double newTotal = without.values().stream().mapToDouble(r -> r[0]).sum();
         fabric.tryCall("bg_wait", "job", sampler, "timeout", 0.1); // the driver kills its job; lines are flushed as written
-        double restoreMs = restoration(samples, failedAt, newTotal);
+        // 5 % loss on one path does not take the receiver below 90 %: a dip there is noise, not the failure
+        double restoreMs = gray ? Double.NaN : restoration(samples, failedAt, newTotal);
         // recovery: the link is used again by the allocation and by the shim
         awaitAllocation(p -> p.containsKey(pathId), 60, "path " + pathId + " back in the allocation after recovery " + n);
         awaitShim("/failover", f -> f.path("dead").size() == 0, 30, "no dead path at the shim after recovery " + n);
@@ -224,8 +226,9 @@ class FailoverFabricTest extends FabricTestBase {
         long sent1 = sentOnPath(pathId);
         assertTrue(sent1 > sent0, "traffic returns to path " + pathId + " after recovery: sent bytes " + sent0 + " -> " + sent1 + " " + rates);
         System.out.printf("[mininet] %s %d: spine %d (path %d): declared %.0f ms, shim moved %.0f ms, re-allocated by %.0f ms, "
-                + "traffic restored %.0f ms (new allocation %.2f Mbit/s) after the failure (load %s)%n",
-                gray ? "gray 5 %" : "fail-stop", n, spine, pathId, detectMs, movedMs, reallocMs, restoreMs, newTotal / 1e6, loadAverage());
+                + "traffic restored %s (new allocation %.2f Mbit/s) after the failure (load %s)%n",
+                gray ? "gray 5 %" : "fail-stop", n, spine, pathId, detectMs, movedMs, reallocMs,
+                gray ? "n/a (loss, no outage)" : String.format("%.0f ms", restoreMs), newTotal / 1e6, loadAverage());
         return new Cycle(restoreMs, detectMs, movedMs, reallocMs);
     }
 
@@ -267,6 +270,13 @@ class FailoverFabricTest extends FabricTestBase {
     }
 
     private void report(String what, List<Double> restoreMs, List<Double> detectMs, List<Double> movedMs, List<Double> reallocMs) {
+        if (restoreMs.stream().anyMatch(v -> v.isNaN())) {
+            System.out.printf("[mininet] %s, %d failures: declared p50 %.0f p99 %.0f ms; shim moved (lossy link avoided) p50 %.0f p99 %.0f ms;"
+                    + " re-allocated p50 %.0f p99 %.0f ms; other links declared failed so far: %d (load %s)%n", what, detectMs.size(),
+                    pct(detectMs, 50), pct(detectMs, 99), pct(movedMs, 50), pct(movedMs, 99), pct(reallocMs, 50), pct(reallocMs, 99),
+                    falseFailures, loadAverage());
+            return;
+        }
         System.out.printf("[mininet] %s, %d failures: traffic restored p50 %.0f ms p99 %.0f ms; declared p50 %.0f p99 %.0f ms;"
                 + " shim moved p50 %.0f p99 %.0f ms; re-allocated p50 %.0f p99 %.0f ms; other links declared failed so far: %d (load %s)%n",
                 what, restoreMs.size(),
