@@ -331,21 +331,29 @@ func (d *Datapath) Apply(t *ratetable.Table) error {
 	return nil
 }
 
-// classRate is the HTB rate that puts a path's allocated rate on the wire. The VLAN tag the
-// egress program pushes travels as metadata past the qdisc (HTB counts the frame without it)
-// and is on the wire in the fabric: without the correction a session at its full rate
-// overruns by 4 bytes a frame the link its allocation fills (the receiver's cable), whose
-// switch queue then grows until it drops.
+// classRate is the HTB rate that keeps a path's allocated rate within every link it crosses.
+// HTB counts the frame as it leaves the host (1514 bytes for a full frame). Past the qdisc the
+// frame grows: the VLAN tag of a pinned path (4 bytes, pushed by the egress program as
+// metadata) and, on every fabric link, the pipeline's fabric header (20 bytes, fabric.p4
+// fabric_t: AQ ids, virtual delay, timestamp). The allocation counts frames as the host sends
+// them, so a session at its full rate on a fabric link its allocation fills would overrun it
+// by 24 bytes a frame: the switch queues along the path then hold a standing queue, the TCP
+// flows become window-limited behind it and the largest one falls 5-10 % short (measured,
+// docs/controller.md "Fair shares in Mininet"). So a pinned path's class runs at
+// rate x 1514/1538: what the fabric links carry is at most the allocation. An unpinned path
+// (id 0) keeps its rate exactly: it is what a shim on a plain network (no fabric header) is
+// given, and ECMP mode's totals (docs/controller.md "Routing modes") take it as it is.
 func classRate(p ratetable.Path) uint64 {
 	if p.ID == 0 {
 		return p.RateBps
 	}
-	return p.RateBps * fullFrame / (fullFrame + vlanTagLen)
+	return p.RateBps * fullFrame / (fullFrame + vlanTagLen + fabricHeaderLen)
 }
 
 const (
-	fullFrame  = 1514 // Ethernet frame of a full 1500-byte packet, without FCS
-	vlanTagLen = 4
+	fullFrame       = 1514 // Ethernet frame of a full 1500-byte packet, without FCS
+	vlanTagLen      = 4
+	fabricHeaderLen = 20 // pipeconfs/p4/include/header.p4 fabric_t, on fabric links only
 )
 
 // PathStats are the counters of one session-path's class.

@@ -61,15 +61,15 @@ func TestApplyInstallsChangesAndRemovesClasses(t *testing.T) {
 			steps := []struct {
 				name  string
 				table *ratetable.Table
-				want  []string // "rate" of each session class, in minor order (tagged paths: rate x 1514/1518, classRate)
+				want  []string // "rate" of each session class, in minor order (tagged paths: rate x 1514/1538, classRate)
 			}{
 				{"two sessions, three paths", table(1,
 					ratetable.Session{ID: "a", Dst: "10.0.0.2", Paths: []ratetable.Path{{ID: 1, RateBps: 20e6}, {ID: 2, RateBps: 10e6}}},
 					ratetable.Session{ID: "b", Dst: "10.0.0.3", Paths: []ratetable.Path{{ID: 0, RateBps: 5e6}}}),
-					[]string{"19947Kbit", "9973Kbit", "5Mbit"}},
+					[]string{"19687Kbit", "9843Kbit", "5Mbit"}},
 				{"rate change in place, session removed", table(2,
 					ratetable.Session{ID: "a", Dst: "10.0.0.2", Paths: []ratetable.Path{{ID: 1, RateBps: 30e6}, {ID: 2, RateBps: 10e6}}}),
-					[]string{"29920Kbit", "9973Kbit"}},
+					[]string{"29531Kbit", "9843Kbit"}},
 				{"empty table", table(3), nil},
 			}
 			for _, s := range steps {

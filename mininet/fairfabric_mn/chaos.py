@@ -315,10 +315,13 @@ class ChaosFabric:
         return self.shims[SENDER]
 
     def allocations(self):
-        """tenant -> allocated bit/s (sum over its sessions) from GET /allocations."""
+        """tenant -> allocated bit/s (sum over its declared sessions) from GET /allocations. The
+        sessions the monitor detects (MonitorView.DETECTED_PREFIX "detected/...": here the TCP
+        acknowledgements flowing back, VM 2 -> VM 1) are allocated too, on the reverse direction,
+        and come and go with the monitor's view: they are left out of the per-tenant figures."""
         out = {}
         for a in self.ctl.get("/allocations"):
-            if a["paths"]:
+            if a["paths"] and not a["sessionId"].startswith("detected/"):
                 out[a["tenantId"]] = out.get(a["tenantId"], 0.0) + a["totalBps"]
         return out
 

@@ -165,6 +165,7 @@ class Driver:
                 argv += ["-b", str(bitrate)]
             if length:
                 argv += ["-l", str(length)]
+            launched_ms = int(time.time() * 1000)
             client = s.popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             out, err = client.communicate(timeout=float(seconds) + 30)
             try:
@@ -174,11 +175,16 @@ class Driver:
             if "error" in result:
                 raise CommandError("iperf3: %s" % result["error"])
             end = result["end"]
+            # per-interval figures on the wall clock (the client's launch + iperf3's offsets; the
+            # connection set-up before its first interval makes them late by a few ms)
+            intervals = [{"start_ms": launched_ms + int(i["sum"]["start"] * 1000),
+                          "end_ms": launched_ms + int(i["sum"]["end"] * 1000), "bytes": i["sum"]["bytes"]}
+                         for i in result.get("intervals", [])]
             if udp:
                 total = end["sum"]
                 return {"sent_bps": total["bits_per_second"], "received_bps": total["bits_per_second"]
                         * (1 - total.get("lost_percent", 0) / 100.0), "lost_percent": total.get("lost_percent", 0),
-                        "packets": total.get("packets", 0)}
+                        "packets": total.get("packets", 0), "intervals": intervals}
             return {"sent_bps": end["sum_sent"]["bits_per_second"],
                     "received_bps": end["sum_received"]["bits_per_second"],
                     "retransmits": end["sum_sent"].get("retransmits", 0),

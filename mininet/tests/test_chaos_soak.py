@@ -26,3 +26,4 @@ def test_short_soak_passes_its_invariants(root):
     assert int(steps.group(1)) >= 18 and int(steps.group(2)) >= 2 and int(steps.group(3)) >= 3, steps.group(0)
     assert re.search(r"controller +RSS +\d+\.\d MiB +fds +\d+ +threads +\d+", text)
     assert "lag " in text
+    assert "[soak] logs: no ERROR line in" in text  # also after everything shut down

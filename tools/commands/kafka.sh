@@ -77,7 +77,9 @@ kafka_start() {
             die "formatting Kafka storage failed; see $FF_RUN/logs/kafka-format.log"
     fi
     say kafka "starting broker on 127.0.0.1:$FF_KAFKA_PORT"
-    start_bg kafka "$KAFKA_LOG" java -Xms256m -Xmx512m \
+    # FF_KAFKA_HEAP_OPTS: the broker's heap options (the soak fixes and pre-touches the heap)
+    # shellcheck disable=SC2086
+    start_bg kafka "$KAFKA_LOG" java ${FF_KAFKA_HEAP_OPTS:--Xms256m -Xmx512m} \
         -Dlog4j.configuration="file:$KAFKA_HOME/log4j.properties" -cp "$KAFKA_LIBS/*" kafka.Kafka "$KAFKA_CONF"
     local i
     for i in $(seq 1 120); do

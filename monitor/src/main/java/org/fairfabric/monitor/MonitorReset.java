@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 
 /**
  * {@code --reset}: a fresh view for a new run of the fabric (the demo, the GUI tests). Deletes the
@@ -26,13 +27,7 @@ public final class MonitorReset {
 
     public static void reset(Admin admin, Topics topics, String applicationId, Path stateDir) throws InterruptedException {
         try {
-            try {
-                admin.deleteConsumerGroups(List.of(applicationId)).all().get();
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof GroupIdNotFoundException)) {
-                    throw e;
-                }
-            }
+            deleteGroup(admin, applicationId);
             Set<String> doomed = owned(admin, topics, applicationId);
             if (!doomed.isEmpty()) {
                 admin.deleteTopics(doomed).all().get();
@@ -47,6 +42,27 @@ public final class MonitorReset {
             throw new IllegalStateException("cannot reset the monitor's topics: " + e.getCause().getMessage(), e.getCause());
         }
         deleteTree(stateDir);
+    }
+
+    /**
+     * An instance stopped moments ago (or killed) is still a member of the group until its session
+     * times out (6 s, Monitor.streamsConfig): the broker refuses to delete a group that is not empty.
+     */
+    private static void deleteGroup(Admin admin, String applicationId) throws ExecutionException, InterruptedException {
+        for (int attempt = 0;; attempt++) {
+            try {
+                admin.deleteConsumerGroups(List.of(applicationId)).all().get();
+                return;
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof GroupIdNotFoundException) {
+                    return;
+                }
+                if (!(e.getCause() instanceof GroupNotEmptyException) || attempt >= 150) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
     }
 
     private static Set<String> owned(Admin admin, Topics topics, String applicationId)

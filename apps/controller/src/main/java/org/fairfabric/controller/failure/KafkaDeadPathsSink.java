@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.TopicConfig;
 import org.fairfabric.controller.alloc.RatesSink;
+import org.fairfabric.controller.kafka.AsyncSender;
 import org.fairfabric.controller.kafka.KafkaClients;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,17 +16,17 @@ import org.slf4j.LoggerFactory;
 public final class KafkaDeadPathsSink implements RatesSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaDeadPathsSink.class);
 
-    private final KafkaProducer<String, String> producer;
+    private final AsyncSender sender;
 
     public KafkaDeadPathsSink(String bootstrap) {
         KafkaClients.createTopics(bootstrap, List.of(new NewTopic(DeadPathsComponent.TOPIC, 1, (short) 1)
                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))));
-        producer = KafkaClients.reliableProducer(bootstrap, "fairfabric-controller-deadpaths", 0);
+        sender = KafkaClients.reliableSender(bootstrap, "fairfabric-controller-deadpaths", 0);
     }
 
     @Override
     public void send(String host, String json) {
-        producer.send(new ProducerRecord<>(DeadPathsComponent.TOPIC, host, json), (meta, err) -> {
+        sender.send(new ProducerRecord<>(DeadPathsComponent.TOPIC, host, json), (meta, err) -> {
             if (err != null) {
                 LOG.warn("dead paths of {} not delivered: {}", host, err.toString());
             }
@@ -35,6 +35,6 @@ public final class KafkaDeadPathsSink implements RatesSink, AutoCloseable {
 
     @Override
     public void close() {
-        producer.close(Duration.ofSeconds(10));
+        sender.close(Duration.ofSeconds(10));
     }
 }

@@ -43,6 +43,11 @@ public final class KafkaClients {
         return new KafkaProducer<>(p);
     }
 
+    /** {@link #reliableProducer} behind an {@link AsyncSender}: sending never blocks the caller. */
+    public static AsyncSender reliableSender(String bootstrap, String clientId, int lingerMs) {
+        return new AsyncSender(reliableProducer(bootstrap, clientId, lingerMs), clientId, 100_000);
+    }
+
     /**
      * Creates the topics unless they exist, so publishing does not depend on the broker
      * auto-creating them. A broker that is down now is not fatal: the producer retries and the

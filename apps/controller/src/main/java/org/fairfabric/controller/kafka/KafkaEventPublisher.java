@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.json.Json;
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class KafkaEventPublisher implements EventSink, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaEventPublisher.class);
 
-    private final KafkaProducer<String, String> producer;
+    private final AsyncSender sender;
     private final String prefix;
 
     public KafkaEventPublisher(String bootstrap, String topicPrefix) {
@@ -34,7 +33,7 @@ public final class KafkaEventPublisher implements EventSink, AutoCloseable {
             topics.add(new NewTopic(prefix + t, 1, (short) 1));
         }
         KafkaClients.createTopics(bootstrap, topics);
-        this.producer = KafkaClients.reliableProducer(bootstrap, "fairfabric-controller", 5);
+        this.sender = KafkaClients.reliableSender(bootstrap, "fairfabric-controller", 5);
     }
 
     public static String envelope(EventDto e) {
@@ -53,7 +52,7 @@ public final class KafkaEventPublisher implements EventSink, AutoCloseable {
         String topic = prefix + ControllerTopics.forType(e.type);
         ProducerRecord<String, String> r = new ProducerRecord<>(topic, e.subject, envelope(e));
         r.headers().add("schema-version", Integer.toString(ControllerTopics.SCHEMA_VERSION).getBytes(StandardCharsets.UTF_8));
-        producer.send(r, (meta, err) -> {
+        sender.send(r, (meta, err) -> {
             if (err != null) {
                 LOG.warn("event {} ({}) not delivered to {}: {}", e.seq, e.type, topic, err.toString());
             }
@@ -62,11 +61,11 @@ public final class KafkaEventPublisher implements EventSink, AutoCloseable {
 
     /** Waits until every event sent so far is acknowledged by the broker (or has failed). */
     public void flush() {
-        producer.flush();
+        sender.flush();
     }
 
     @Override
     public void close() {
-        producer.close(Duration.ofSeconds(10));
+        sender.close(Duration.ofSeconds(10));
     }
 }
