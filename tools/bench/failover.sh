@@ -6,8 +6,9 @@
 # measures, from the moment the link fails: when the controller declares it (echo detection
 # alone: today's mechanism and the baseline), when the sender's shim moved the session
 # (ff.ctl.deadpaths.v1), when the re-allocation without the link was in force (what the rates
-# alone would give), and when the receiver got >= 90 % of the new allocation again (100 ms
-# windows of its received bytes, sampled every 5 ms). Needs root (Mininet) and a Kafka broker
+# alone would give), and when the receiver, after the outage (< 50 %), got >= 90 % of the new allocation again and kept it
+# for 300 ms (100 ms windows of its received bytes, sampled every 5 ms; fail-stop only: a 5 %
+# loss makes no outage, so gray failures are judged by when the shim left the lossy link). Needs root (Mininet) and a Kafka broker
 # (started here when not running). Figures are as noisy as the machine is loaded: the load
 # average is printed on every line.
 

@@ -40,9 +40,11 @@ import org.junit.jupiter.api.Test;
  * <li>gray: 5 % loss set in p4switch's traffic manager on the same port, {@link #GRAY_REPEATS}
  * times: detected, the shim moves the session off it.</li>
  * </ul>
- * Restoration is measured at the receiver: its interface's received bytes sampled every 5 ms;
- * restored = the end of the first 100 ms window, after the dip the failure causes, that carries
- * ≥ 90 % of the new allocation. Printed as p50/p99 with the detection (controller event) and
+ * Restoration (fail-stop) is measured at the receiver: its interface's received bytes sampled every
+ * 5 ms; restored = the end of the first 100 ms window, after the outage the failure causes (a
+ * window below 50 %), that carries ≥ 90 % of the new allocation and is followed by 300 ms of
+ * such windows. A 5 % loss causes no such dip: for gray failures the
+ * figure is when the shim moved the session off the lossy link. Printed as p50/p99 with the detection (controller event) and
  * shim-move times; the test asserts behaviour (paths avoided, traffic back), not times.
  */
 class FailoverFabricTest extends FabricTestBase {
@@ -53,6 +55,8 @@ class FailoverFabricTest extends FabricTestBase {
     static final String DST = "fobh13";
     static final String LEAF = "fobleaf1";
     static final double WINDOW_S = 0.1;
+    /** Restored counts only when every window stays at >= 90 % for this long (a bounce is not a restoration). */
+    static final long SUSTAIN_NS = 300_000_000L;
     static final String SAMPLER = String.join("\n",
             "import sys, time",
             "out, dev, secs = sys.argv[1], sys.argv[2], float(sys.argv[3])",
@@ -158,6 +162,8 @@ class FailoverFabricTest extends FabricTestBase {
 
     /** One failure of the busiest path's leaf uplink, then its recovery; asserts the moves both ways. */
     private Cycle failAndRecover(int n, boolean gray) throws Exception {
+        // a clean start: no path avoided at the sender's shim (a link that flapped after the last recovery is back)
+        awaitShim("/failover", f -> f.path("dead").size() == 0, 30, "no dead path at the shim before failure " + n);
         Map<Integer, double[]> before = awaitAllocation(p -> !p.isEmpty(), 60, "the session allocated before failure " + n);
         int pathId = busiest(before);
         int spine = spineOf(pathId);
@@ -185,9 +191,13 @@ class FailoverFabricTest extends FabricTestBase {
                     && !e.path("detail").path("up").asBoolean() && ends.contains(e.path("detail").path("reportedBy").asText()),
                     gray ? 60 : 20, "the failure of " + ends + " declared (" + n + ")");
             detectMs = msSince(failedAt, Instant.parse(down.get(0).path("time").asText()));
-            JsonNode fo = awaitShim("/failover", f -> f.path("moves").asLong() > fo0.path("moves").asLong(), 20,
-                    "the sender's shim moved the session off path " + pathId + " (declared: " + down + ")");
-            movedMs = msSince(failedAt, Instant.ofEpochMilli(fo.path("last_move_unix_ms").asLong()));
+            // the shim moves the session when the dead-path record comes first; when the re-allocated
+            // rates table comes first (the topics are read in no common order), the table already
+            // avoids the path and there is nothing left to move
+            JsonNode fo = awaitShim("/failover", f -> f.path("dead").path(session).toString().contains(Integer.toString(pathId)), 20,
+                    "the sender's shim avoiding path " + pathId + " (declared: " + down + ")");
+            movedMs = fo.path("moves").asLong() > fo0.path("moves").asLong()
+                    ? msSince(failedAt, Instant.ofEpochMilli(fo.path("last_move_unix_ms").asLong())) : msSince(failedAt, Instant.now());
             assertTrue(fo.path("dead").path(session).toString().contains(Integer.toString(pathId)), fo.toString());
             without = awaitAllocation(p -> !p.containsKey(pathId) && !p.isEmpty(), 20, "re-allocation without path " + pathId);
             reallocMs = msSince(failedAt, Instant.now());
@@ -214,7 +224,8 @@ class FailoverFabricTest extends FabricTestBase {
         }
         double newTotal = without.values().stream().mapToDouble(r -> r[0]).sum();
         fabric.tryCall("bg_wait", "job", sampler, "timeout", 0.1); // the driver kills its job; lines are flushed as written
-        double restoreMs = restoration(samples, failedAt, newTotal);
+        // 5 % loss on one path does not take the receiver below 90 %: a dip there is noise, not the failure
+        double restoreMs = gray ? Double.NaN : restoration(samples, failedAt, newTotal);
         // recovery: the link is used again by the allocation and by the shim
         awaitAllocation(p -> p.containsKey(pathId), 60, "path " + pathId + " back in the allocation after recovery " + n);
         awaitShim("/failover", f -> f.path("dead").size() == 0, 30, "no dead path at the shim after recovery " + n);
@@ -224,14 +235,16 @@ class FailoverFabricTest extends FabricTestBase {
         long sent1 = sentOnPath(pathId);
         assertTrue(sent1 > sent0, "traffic returns to path " + pathId + " after recovery: sent bytes " + sent0 + " -> " + sent1 + " " + rates);
         System.out.printf("[mininet] %s %d: spine %d (path %d): declared %.0f ms, shim moved %.0f ms, re-allocated by %.0f ms, "
-                + "traffic restored %.0f ms (new allocation %.2f Mbit/s) after the failure (load %s)%n",
-                gray ? "gray 5 %" : "fail-stop", n, spine, pathId, detectMs, movedMs, reallocMs, restoreMs, newTotal / 1e6, loadAverage());
+                + "traffic restored %s (new allocation %.2f Mbit/s) after the failure (load %s)%n",
+                gray ? "gray 5 %" : "fail-stop", n, spine, pathId, detectMs, movedMs, reallocMs,
+                gray ? "n/a (loss, no outage)" : String.format("%.0f ms", restoreMs), newTotal / 1e6, loadAverage());
         return new Cycle(restoreMs, detectMs, movedMs, reallocMs);
     }
 
     /**
      * Milliseconds from {@code failedAt} to the end of the first {@link #WINDOW_S} window after the
-     * dip at which the receiver got ≥ 90 % of {@code allocatedBps}; 0 when no window dipped below.
+     * outage (a window below 50 % of {@code allocatedBps}) at which the receiver got ≥ 90 % and
+     * kept it for {@link #SUSTAIN_NS}; 0 when there was no outage within 5 s.
      */
     static double restoration(Path samples, Instant failedAt, double allocatedBps) throws Exception {
         List<long[]> s = new ArrayList<>();
@@ -244,6 +257,7 @@ class FailoverFabricTest extends FabricTestBase {
         long t0 = failedAt.getEpochSecond() * 1_000_000_000L + failedAt.getNano();
         long w = (long) (WINDOW_S * 1e9);
         boolean dipped = false;
+        long back = -1; // end of the first window at >= 90 % since the last dip
         int first = 0;
         for (int j = 0; j < s.size(); j++) {
             long t = s.get(j)[0];
@@ -254,12 +268,17 @@ class FailoverFabricTest extends FabricTestBase {
                 continue;
             }
             double bps = (s.get(j)[1] - s.get(first)[1]) * 8.0 / ((s.get(j)[0] - s.get(first)[0]) / 1e9);
-            if (bps < 0.9 * allocatedBps) {
-                dipped = true;
-            } else if (dipped) {
-                return (t - t0) / 1e6;
-            } else if (t > t0 + 3_000_000_000L) {
-                return 0; // never below 90 %
+            if (bps < 0.5 * allocatedBps) {
+                dipped = true; // the outage (the session's only path fails): not a wobble of a loaded machine
+                back = -1;
+            } else if (bps < 0.9 * allocatedBps) {
+                back = -1;
+            } else if (dipped && back < 0) {
+                back = t;
+            } else if (dipped && t - back >= SUSTAIN_NS) {
+                return (back - t0) / 1e6;
+            } else if (!dipped && t > t0 + 5_000_000_000L) {
+                return 0; // no outage within 5 s
             }
         }
         throw new AssertionError("the receiver's traffic did not come back to 90 % of " + allocatedBps / 1e6 + " Mbit/s after the failure ("
@@ -267,6 +286,13 @@ class FailoverFabricTest extends FabricTestBase {
     }
 
     private void report(String what, List<Double> restoreMs, List<Double> detectMs, List<Double> movedMs, List<Double> reallocMs) {
+        if (restoreMs.stream().anyMatch(v -> v.isNaN())) {
+            System.out.printf("[mininet] %s, %d failures: declared p50 %.0f p99 %.0f ms; shim moved (lossy link avoided) p50 %.0f p99 %.0f ms;"
+                    + " re-allocated p50 %.0f p99 %.0f ms; other links declared failed so far: %d (load %s)%n", what, detectMs.size(),
+                    pct(detectMs, 50), pct(detectMs, 99), pct(movedMs, 50), pct(movedMs, 99), pct(reallocMs, 50), pct(reallocMs, 99),
+                    falseFailures, loadAverage());
+            return;
+        }
         System.out.printf("[mininet] %s, %d failures: traffic restored p50 %.0f ms p99 %.0f ms; declared p50 %.0f p99 %.0f ms;"
                 + " shim moved p50 %.0f p99 %.0f ms; re-allocated p50 %.0f p99 %.0f ms; other links declared failed so far: %d (load %s)%n",
                 what, restoreMs.size(),
