@@ -117,7 +117,7 @@ class EcmpFabricTest extends FabricTestBase {
         });
         System.out.printf("[mininet] ECMP routing: 8 TCP streams %s -> %s, goodput %.3f Mbit/s of a %.3f Mbit/s allocation;"
                 + " %d packets through %s's upward hash group; cores carrying them (toward pod 1): %s (load %s)%n",
-                SENDER, RECEIVER, received / 1e6, total / 1e6, upAfter[1] - upBefore[1], edge, used, FairShareFabricTest.loadAverage());
+                SENDER, RECEIVER, received / 1e6, total / 1e6, upAfter[1] - upBefore[1], edge, used, loadAverage());
         assertTrue(upAfter[1] - upBefore[1] > 1000, "the session's packets matched the upward hash group");
         assertTrue(used.size() >= 2, "the streams were hashed over more than one core: " + coreAfter);
         assertTrue(received > 0.5 * total, "the session's traffic is carried: " + r);

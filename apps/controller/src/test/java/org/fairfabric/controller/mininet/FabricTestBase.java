@@ -1,5 +1,6 @@
 package org.fairfabric.controller.mininet;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,6 +72,15 @@ abstract class FabricTestBase {
             if (fabric != null) {
                 fabric.close();
             }
+        }
+    }
+
+    /** The machine's load average, printed beside every figure. */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        } catch (java.io.IOException e) {
+            return "?";
         }
     }
 }

@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.fairfabric.api.json.Json;
 import org.fairfabric.controller.Controller;
 import org.fairfabric.controller.rest.HttpJson;
 import org.junit.jupiter.api.AfterAll;
@@ -54,6 +49,7 @@ class FailoverFabricTest extends FabricTestBase {
     static final String SRC = "fobh1";
     static final String DST = "fobh13";
     static final String LEAF = "fobleaf1";
+    private SwitchAdmin admin;
     static final double WINDOW_S = 0.1;
     /** Restored counts only when every window stays at >= 90 % for this long (a bounce is not a restoration). */
     static final long SUSTAIN_NS = 300_000_000L;
@@ -68,7 +64,6 @@ class FailoverFabricTest extends FabricTestBase {
             "            f.write('%d %s\\n' % (time.time_ns(), c.read().strip()))",
             "        time.sleep(0.005)");
 
-    private final HttpClient admin = HttpClient.newHttpClient();
     private String session;
     private int falseFailures;
     private int trafficJob = -1;
@@ -178,7 +173,7 @@ class FailoverFabricTest extends FabricTestBase {
         Set<String> ends = Set.of("device:" + LEAF + "/" + port, "device:fobspine" + spine + "/1");
         Instant failedAt = Instant.now();
         if (gray) {
-            setLoss(port, 0.05);
+            admin().setLoss(port, 0.05);
         } else {
             linkState(port, false);
         }
@@ -217,7 +212,7 @@ class FailoverFabricTest extends FabricTestBase {
             }
         } finally {
             if (gray) {
-                setLoss(port, 0);
+                admin().setLoss(port, 0);
             } else {
                 linkState(port, true);
             }
@@ -405,23 +400,11 @@ class FailoverFabricTest extends FabricTestBase {
         assertEquals(200, a.status, a.toString());
     }
 
-    private String adminAddress() throws Exception {
-        JsonNode cfg = Json.parse(Files.readString(fabric.netcfg));
-        return cfg.path("devices").path("device:" + LEAF).path("fairfabric").path("emulation").path("adminAddress").asText();
-    }
-
-    private void setLoss(int port, double loss) throws Exception {
-        HttpResponse<String> r = admin.send(HttpRequest.newBuilder(URI.create("http://" + adminAddress() + "/ports/" + port))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("loss=" + loss)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-    }
-
-    static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).strip();
-        } catch (java.io.IOException e) {
-            return "?";
+    /** The leaf's switch admin interface (its address is in the netcfg, written when the fabric started). */
+    private SwitchAdmin admin() throws Exception {
+        if (admin == null) {
+            admin = new SwitchAdmin(fabric.netcfg, "device:" + LEAF);
         }
+        return admin;
     }
 }

@@ -535,13 +535,6 @@ class FairShareFabricTest extends FabricTestBase {
         }
     }
 
-    static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
-        } catch (java.io.IOException e) {
-            return "?";
-        }
-    }
 
     /** iptables INPUT counters of a host: source address → (packets, IP bytes). */
     record Counters(Map<String, long[]> bySource) {

@@ -142,7 +142,7 @@ class MultipathFabricTest extends FabricTestBase {
             }
             last = line.toString();
             System.out.printf("[mininet] one session over 4 paths, %.0f/%.0f Mbit/s links, window %d of %.0f s, achieved/allocated"
-                    + " per path (pinned_path counters):%s (load %s)%n", LINK_MBIT, CORE_MBIT, w, WINDOW_S, last, FairShareFabricTest.loadAverage());
+                    + " per path (pinned_path counters):%s (load %s)%n", LINK_MBIT, CORE_MBIT, w, WINDOW_S, last, loadAverage());
             if (ok) {
                 return;
             }

@@ -5,14 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import org.fairfabric.api.json.Json;
 import org.fairfabric.controller.Controller;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,8 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 class VfabDetectionFabricTest extends FabricTestBase {
     static final String LEAF = "device:cjleaf1";
+    private SwitchAdmin admin;
     static final int LOSSY_PORT = 5;
-    private final HttpClient admin = HttpClient.newHttpClient();
 
     @Override
     String topology() {
@@ -85,14 +79,14 @@ class VfabDetectionFabricTest extends FabricTestBase {
             + " socket buffer under bursts?) reach the 4 % batch threshold three times in a row; passes under load")
     void threePercentLossIsNotDeclared() throws Exception {
         long after = ctl.lastEventSeq();
-        long dropsBefore = lossDrops();
-        setLoss(0.03);
+        long dropsBefore = admin().lossDrops(LOSSY_PORT);
+        admin().setLoss(LOSSY_PORT, 0.03);
         try {
             traffic(20);
         } finally {
-            setLoss(0);
+            admin().setLoss(LOSSY_PORT, 0);
         }
-        long dropped = lossDrops() - dropsBefore;
+        long dropped = admin().lossDrops(LOSSY_PORT) - dropsBefore;
         System.out.println("3 % loss on cjleaf1/" + LOSSY_PORT + ": " + dropped + " packets dropped, links declared failed: "
                 + linksDown(after));
         assertTrue(dropped >= 90, "too little traffic crossed the lossy port to judge three batches: " + dropped + " dropped");
@@ -103,7 +97,7 @@ class VfabDetectionFabricTest extends FabricTestBase {
     @Order(3)
     void fivePercentLossIsDetectedOnlyThereAndLeavesTheRoutingGroups() throws Exception {
         long after = ctl.lastEventSeq();
-        setLoss(0.05);
+        admin().setLoss(LOSSY_PORT, 0.05);
         long t0 = System.nanoTime();
         List<Integer> jobs = startTraffic(50);
         try {
@@ -119,19 +113,16 @@ class VfabDetectionFabricTest extends FabricTestBase {
             // Not asserted: staying avoided. With no traffic left on it, the failed port's echoes
             // are good batches and it recovers after 10 intervals although it still loses 5 %
             // (vFab's test packets are not implemented; docs/pipeline.md) — printed as a figure.
-            long dropsAvoided = lossDrops();
+            long dropsAvoided = admin().lossDrops(LOSSY_PORT);
             Thread.sleep(3000);
             System.out.println("packets dropped on the failed port in the 3 s after it left the groups: "
-                    + (lossDrops() - dropsAvoided) + " (0 while it stays failed)");
+                    + (admin().lossDrops(LOSSY_PORT) - dropsAvoided) + " (0 while it stays failed)");
         } finally {
-            setLoss(0);
+            admin().setLoss(LOSSY_PORT, 0);
             waitTraffic(jobs);
         }
     }
 
-    private static String loadAverage() throws Exception {
-        return Files.readString(java.nio.file.Path.of("/proc/loadavg")).strip();
-    }
 
     private List<String> linksDown(long after) {
         List<String> out = new ArrayList<>();
@@ -183,22 +174,11 @@ class VfabDetectionFabricTest extends FabricTestBase {
         assertEquals(0, p.waitFor());
     }
 
-    private String adminAddress() throws Exception {
-        JsonNode cfg = Json.parse(Files.readString(fabric.netcfg));
-        return cfg.path("devices").path(LEAF).path("fairfabric").path("emulation").path("adminAddress").asText();
-    }
-
-    private void setLoss(double loss) throws Exception {
-        HttpResponse<String> r = admin.send(HttpRequest.newBuilder(URI.create("http://" + adminAddress() + "/ports/" + LOSSY_PORT))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("loss=" + loss)).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-    }
-
-    private long lossDrops() throws Exception {
-        HttpResponse<String> r = admin.send(HttpRequest.newBuilder(URI.create("http://" + adminAddress() + "/ports/" + LOSSY_PORT))
-                .GET().build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, r.statusCode(), r.body());
-        return Json.parse(r.body()).path("loss_drops").asLong();
+    /** The leaf's switch admin interface (its address is in the netcfg, written when the fabric started). */
+    private SwitchAdmin admin() throws Exception {
+        if (admin == null) {
+            admin = new SwitchAdmin(fabric.netcfg, LEAF);
+        }
+        return admin;
     }
 }
