@@ -5,6 +5,7 @@ import org.fairfabric.api.service.FabricService;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.controller.alloc.AllocationComponent;
 import org.fairfabric.controller.alloc.AllocationDataPlane;
+import org.fairfabric.controller.alloc.KafkaRatesSink;
 import org.fairfabric.controller.component.ControlBus;
 import org.fairfabric.controller.component.ControlEvent;
 import org.fairfabric.controller.failure.FailureComponent;
@@ -49,7 +50,8 @@ final class Components {
             bus.register(new FailureComponent(p.topology, network, bus));
             if (s.kafka != null) { // dead paths to the shims (contract C3)
                 bus.register(new org.fairfabric.controller.failure.DeadPathsComponent(network,
-                        new org.fairfabric.controller.failure.KafkaDeadPathsSink(s.kafka), System::currentTimeMillis));
+                        new KafkaRatesSink(s.kafka, org.fairfabric.controller.failure.DeadPathsComponent.TOPIC,
+                                "fairfabric-controller-deadpaths", "dead paths"), System::currentTimeMillis));
             }
             bus.register(new ProbingComponent(p.topology, p.packets, s.echoIntervalMs));
             FabricEventHandler reports = new FabricEventHandler(

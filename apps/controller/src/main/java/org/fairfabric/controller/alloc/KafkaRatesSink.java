@@ -12,8 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code ff.ctl.rates.v1}: compacted, keyed by host name, one partition (docs/kafka.md). The
- * controller is the topic's only writer; an idempotent producer keeps each host's tables in order.
+ * A compacted topic keyed by host name, one partition (docs/kafka.md): {@code ff.ctl.rates.v1}, and
+ * {@code ff.ctl.deadpaths.v1} for the failure handling. The controller is the topic's only writer;
+ * an idempotent producer keeps each host's records in order.
  */
 public final class KafkaRatesSink implements RatesSink, AutoCloseable {
     public static final String TOPIC = "ff.ctl.rates.v1";
@@ -21,19 +22,27 @@ public final class KafkaRatesSink implements RatesSink, AutoCloseable {
 
     private final AsyncSender sender;
     private final String topic;
+    private final String what;
 
+    /** The rates tables on {@code topic}. */
     public KafkaRatesSink(String bootstrap, String topic) {
+        this(bootstrap, topic, "fairfabric-controller-rates", "rates table");
+    }
+
+    /** Records of {@code what} (for the log) on {@code topic}, sent as client {@code clientId}. */
+    public KafkaRatesSink(String bootstrap, String topic, String clientId, String what) {
         this.topic = topic;
+        this.what = what;
         KafkaClients.createTopics(bootstrap, List.of(new NewTopic(topic, 1, (short) 1)
                 .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))));
-        sender = KafkaClients.reliableSender(bootstrap, "fairfabric-controller-rates", 0);
+        sender = KafkaClients.reliableSender(bootstrap, clientId, 0);
     }
 
     @Override
     public void send(String host, String json) {
         sender.send(new ProducerRecord<>(topic, host, json), (meta, err) -> {
             if (err != null) {
-                LOG.warn("rates table of {} not delivered to {}: {}", host, topic, err.toString());
+                LOG.warn("{} of {} not delivered to {}: {}", what, host, topic, err.toString());
             }
         });
     }
