@@ -29,11 +29,16 @@ const packetIgnoreOutgoing = 23
 // the switch's own transmissions) are not delivered back. Frames are
 // received through a memory-mapped ring (no system call per batch) and sent
 // in batches with sendmmsg.
+//
+// OpenAFPacket registers the socket with Go's netpoller (blocking calls park
+// the goroutine). OpenAFPacketPollable leaves it out: its events would wake
+// the runtime's netpoller at every frame received and every skb freed after
+// a send, while the switch's own event loop waits on Fd (netio.Pollable).
 type AFPacket struct {
 	name string
 	fd   int
-	file *os.File
-	conn syscall.RawConn
+	file *os.File        // nil for a pollable port
+	conn syscall.RawConn // nil for a pollable port
 
 	mu        sync.RWMutex // Close holds it to unmap the ring; readers share it
 	closed    bool
@@ -54,8 +59,15 @@ type AFPacket struct {
 
 func htons(v uint16) uint16 { return v<<8 | v>>8 }
 
-// OpenAFPacket opens interface ifname.
-func OpenAFPacket(ifname string) (*AFPacket, error) {
+// OpenAFPacket opens interface ifname, for goroutines that block on it.
+func OpenAFPacket(ifname string) (*AFPacket, error) { return openAFPacket(ifname, false) }
+
+// OpenAFPacketPollable opens interface ifname for an event loop of the
+// caller's (Fd, TryReadBatch, TryWriteBatch); the blocking calls still work,
+// polling with a timeout.
+func OpenAFPacketPollable(ifname string) (*AFPacket, error) { return openAFPacket(ifname, true) }
+
+func openAFPacket(ifname string, pollable bool) (*AFPacket, error) {
 	iface, err := net.InterfaceByName(ifname)
 	if err != nil {
 		return nil, fmt.Errorf("interface %s: %v", ifname, err)
@@ -105,21 +117,40 @@ func OpenAFPacket(ifname string) (*AFPacket, error) {
 		return fail("PACKET_AUXDATA", err)
 	}
 
-	file := os.NewFile(uintptr(fd), "afpacket:"+ifname)
-	conn, err := file.SyscallConn()
-	if err != nil {
-		ring.close()
-		file.Close()
-		return nil, err
-	}
 	p := &AFPacket{
-		name: ifname, fd: fd, file: file, conn: conn, ring: ring,
+		name: ifname, fd: fd, ring: ring,
 		rxMsgs: make([]mmsghdr, Batch), rxIovs: make([]unix.Iovec, Batch),
 		rxNames: make([]unix.RawSockaddrLinklayer, Batch),
 		rxCtrl:  make([]byte, Batch*auxCtrlSpace),
 		txMsgs:  make([]mmsghdr, Batch), txIovs: make([]unix.Iovec, Batch),
 	}
+	if !pollable {
+		p.file = os.NewFile(uintptr(fd), "afpacket:"+ifname)
+		conn, err := p.file.SyscallConn()
+		if err != nil {
+			ring.close()
+			p.file.Close()
+			return nil, err
+		}
+		p.conn = conn
+	}
 	return p, nil
+}
+
+// Fd is the socket, readable while a frame waits in the ring (or the socket
+// queue). Only for a port opened with OpenAFPacketPollable.
+func (p *AFPacket) Fd() int { return p.fd }
+
+// pollWait is how long a blocking call on a pollable port waits in poll(2)
+// before it looks again whether the port was closed (closing a descriptor
+// does not wake a poll on it).
+const pollWait = 50 // ms
+
+// waitFd waits until the socket reports events (or pollWait passes); the
+// caller holds no lock.
+func (p *AFPacket) waitFd(events int16) {
+	fds := []unix.PollFd{{Fd: int32(p.fd), Events: events}}
+	_, _ = unix.Poll(fds, pollWait)
 }
 
 func (p *AFPacket) Name() string { return p.name }
@@ -145,6 +176,20 @@ func (p *AFPacket) ReadBatch(bufs [][]byte, lens []int) (int, error) {
 // WaitReadable waits in the Go netpoller until a frame is waiting in the
 // ring (or on the socket's queue).
 func (p *AFPacket) WaitReadable() error {
+	if p.conn == nil {
+		for {
+			p.mu.RLock()
+			closed, ready := p.closed, !p.closed && p.ring.ready()
+			p.mu.RUnlock()
+			if closed {
+				return ErrClosed
+			}
+			if ready {
+				return nil
+			}
+			p.waitFd(unix.POLLIN)
+		}
+	}
 	var b [1]byte
 	return p.conn.Read(func(fd uintptr) bool {
 		p.mu.RLock()
@@ -241,7 +286,7 @@ func (p *AFPacket) readQueued(bufs [][]byte, lens []int) (int, error) {
 	}
 	var got int
 	var serr error
-	err := p.conn.Control(func(fd uintptr) {
+	err := p.control(func(fd uintptr) {
 		for {
 			r, _, errno := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&p.rxMsgs[0])), uintptr(want), unix.MSG_DONTWAIT, 0, 0)
 			switch errno {
@@ -282,6 +327,17 @@ func (p *AFPacket) readQueued(bufs [][]byte, lens []int) (int, error) {
 		n++
 	}
 	return n, nil
+}
+
+// control runs f on the socket: through the RawConn (which keeps the
+// descriptor open meanwhile) or, for a pollable port, directly: its callers
+// hold p.mu, so Close cannot close the descriptor under them.
+func (p *AFPacket) control(f func(fd uintptr)) error {
+	if p.conn == nil {
+		f(uintptr(p.fd))
+		return nil
+	}
+	return p.conn.Control(f)
 }
 
 // sizeofAuxdata is sizeof(struct tpacket_auxdata).
@@ -328,39 +384,25 @@ func insertVLANTag(buf []byte, n int, tpid, tci uint16) int {
 	return n + vlanTagLen
 }
 
+// WriteBatch sends every frame, waiting while the socket's send buffer is full.
 func (p *AFPacket) WriteBatch(frames [][]byte) error {
 	for len(frames) > 0 {
-		k, used := 0, 0
-		for ; used < len(frames) && k < Batch; used++ {
-			f := frames[used]
-			if len(f) == 0 {
-				continue
+		if p.conn == nil {
+			n, err := p.TryWriteBatch(frames)
+			if err != nil {
+				return err
 			}
-			p.txIovs[k].Base = &f[0]
-			p.txIovs[k].SetLen(len(f))
-			p.txMsgs[k] = mmsghdr{}
-			p.txMsgs[k].hdr.Iov = &p.txIovs[k]
-			p.txMsgs[k].hdr.SetIovlen(1)
-			k++
+			if frames = frames[n:]; len(frames) > 0 {
+				p.waitFd(unix.POLLOUT)
+			}
+			continue
 		}
+		k, used := p.prepareTx(frames)
 		sent := 0
 		err := p.conn.Write(func(fd uintptr) bool {
-			for sent < k {
-				r, _, errno := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&p.txMsgs[sent])), uintptr(k-sent), unix.MSG_DONTWAIT, 0, 0)
-				switch {
-				case errno == unix.EAGAIN || errno == unix.ENOBUFS:
-					return false
-				case errno == unix.EINTR:
-					continue
-				case errno != 0:
-					// This frame cannot be sent (too big, interface down): drop it.
-					p.txDrops.Add(1)
-					sent++
-				default:
-					sent += int(r)
-				}
-			}
-			return true
+			var full bool
+			sent, full = p.sendmmsg(fd, sent, k)
+			return !full
 		})
 		runtime.KeepAlive(frames)
 		if err != nil {
@@ -371,13 +413,105 @@ func (p *AFPacket) WriteBatch(frames [][]byte) error {
 	return nil
 }
 
+// TryWriteBatch sends frames until the socket's send buffer is full and
+// returns how many it took (empty frames and frames the kernel refuses count
+// as taken; the refused ones as TxDrops). It never blocks.
+func (p *AFPacket) TryWriteBatch(frames [][]byte) (int, error) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if p.closed {
+		return 0, ErrClosed
+	}
+	taken := 0
+	for taken < len(frames) {
+		k, used := p.prepareTx(frames[taken:])
+		var sent int
+		var full bool
+		err := p.control(func(fd uintptr) { sent, full = p.sendmmsg(fd, 0, k) })
+		runtime.KeepAlive(frames)
+		if err != nil {
+			return taken, err
+		}
+		if full {
+			// The messages sent map to frames[taken:taken+used] minus the
+			// empty ones skipped by prepareTx.
+			return taken + p.framesOf(frames[taken:taken+used], sent), nil
+		}
+		taken += used
+	}
+	return taken, nil
+}
+
+// prepareTx fills the send messages with up to Batch non-empty frames and
+// returns how many messages (k) and how many frames (used) that took.
+func (p *AFPacket) prepareTx(frames [][]byte) (k, used int) {
+	for ; used < len(frames) && k < Batch; used++ {
+		f := frames[used]
+		if len(f) == 0 {
+			continue
+		}
+		p.txIovs[k].Base = &f[0]
+		p.txIovs[k].SetLen(len(f))
+		p.txMsgs[k] = mmsghdr{}
+		p.txMsgs[k].hdr.Iov = &p.txIovs[k]
+		p.txMsgs[k].hdr.SetIovlen(1)
+		k++
+	}
+	return k, used
+}
+
+// framesOf returns how many of frames the first msgs messages cover (an
+// empty frame has no message; it counts as taken with those before it).
+func (p *AFPacket) framesOf(frames [][]byte, msgs int) int {
+	n := 0
+	for ; n < len(frames); n++ {
+		if len(frames[n]) == 0 {
+			continue
+		}
+		if msgs == 0 {
+			break
+		}
+		msgs--
+	}
+	return n
+}
+
+// sendmmsg sends messages from..k-1 prepared by prepareTx and returns how far
+// it got, and whether it stopped because the socket's send buffer is full.
+func (p *AFPacket) sendmmsg(fd uintptr, from, k int) (sent int, full bool) {
+	sent = from
+	for sent < k {
+		r, _, errno := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&p.txMsgs[sent])), uintptr(k-sent), unix.MSG_DONTWAIT, 0, 0)
+		switch {
+		case errno == unix.EAGAIN || errno == unix.ENOBUFS:
+			return sent, true
+		case errno == unix.EINTR:
+			continue
+		case errno != 0:
+			// This frame cannot be sent (too big, interface down): drop it.
+			p.txDrops.Add(1)
+			sent++
+		default:
+			sent += int(r)
+		}
+	}
+	return sent, false
+}
+
 // Close unmaps the ring (once no read is using it) and closes the socket.
 func (p *AFPacket) Close() error {
 	p.mu.Lock()
-	if !p.closed {
+	first := !p.closed
+	if first {
 		p.closed = true
 		p.ring.close()
 	}
 	p.mu.Unlock()
+	if p.file == nil {
+		if !first {
+			return nil // the descriptor number may belong to someone else by now
+		}
+		return unix.Close(p.fd)
+	}
 	return p.file.Close()
 }

@@ -7,14 +7,27 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
+
+// opens are the two ways to open a port: for Go's netpoller and for an
+// event loop of the caller's (whose blocking calls poll with a timeout).
+var opens = []struct {
+	name string
+	open func(string) (*AFPacket, error)
+}{{"netpoller", OpenAFPacket}, {"pollable", OpenAFPacketPollable}}
 
 // openPorts opens AF_PACKET ports on both ends of a veth pair, closed when the test ends.
 func openPorts(t *testing.T, a, b string) (*AFPacket, *AFPacket) {
+	return openPortsWith(t, OpenAFPacket, a, b)
+}
+
+func openPortsWith(t *testing.T, open func(string) (*AFPacket, error), a, b string) (*AFPacket, *AFPacket) {
 	t.Helper()
 	var ports [2]*AFPacket
 	for i, name := range []string{a, b} {
-		p, err := OpenAFPacket(name)
+		p, err := open(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,13 +109,19 @@ func readFrames(t *testing.T, p Port, n int) [][]byte {
 }
 
 func TestAFPacketBatchesAndIgnoresOwnFrames(t *testing.T) {
+	for _, o := range opens {
+		t.Run(o.name, func(t *testing.T) { testBatchesAndIgnoresOwnFrames(t, o.open) })
+	}
+}
+
+func testBatchesAndIgnoresOwnFrames(t *testing.T, open func(string) (*AFPacket, error)) {
 	a, b := vethPair(t)
-	pa, err := OpenAFPacket(a)
+	pa, err := open(a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pa.Close()
-	pb, err := OpenAFPacket(b)
+	pb, err := open(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +194,14 @@ func TestAFPacketKeepsVLANTags(t *testing.T) {
 
 // One goroutine can wait for a port while another polls it without blocking.
 func TestAFPacketWaitAndTryRead(t *testing.T) {
+	for _, o := range opens {
+		t.Run(o.name, func(t *testing.T) { testWaitAndTryRead(t, o.open) })
+	}
+}
+
+func testWaitAndTryRead(t *testing.T, open func(string) (*AFPacket, error)) {
 	a, b := vethPair(t)
-	pa, pb := openPorts(t, a, b)
+	pa, pb := openPortsWith(t, open, a, b)
 	bufs, lens := [][]byte{make([]byte, MaxFrame)}, []int{0}
 	// tryTest reads until it finds a test frame or the port is empty.
 	tryTest := func() []byte {
@@ -304,5 +329,66 @@ func TestAFPacketJumboFrames(t *testing.T) {
 		if !bytes.Equal(got[i], frames[i]) {
 			t.Fatalf("frame %d: %d bytes, want %d", i, len(got[i]), len(frames[i]))
 		}
+	}
+}
+
+// A pollable port's descriptor is readable exactly while a frame waits in
+// its ring (what a switch's epoll loop relies on), and TryWriteBatch sends
+// without blocking.
+func TestAFPacketPollableFd(t *testing.T) {
+	a, b := vethPair(t)
+	pa, pb := openPortsWith(t, OpenAFPacketPollable, a, b)
+	readable := func() bool {
+		fds := []unix.PollFd{{Fd: int32(pa.Fd()), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n == 1 && fds[0].Revents&unix.POLLIN != 0
+	}
+	bufs, lens := make([][]byte, Batch), make([]int, Batch)
+	for i := range bufs {
+		bufs[i] = make([]byte, MaxFrame)
+	}
+	drain := func() (test int) {
+		for {
+			n, err := pa.TryReadBatch(bufs, lens)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return test
+			}
+			for i := 0; i < n; i++ {
+				if isTestFrame(bufs[i][:lens[i]]) {
+					test++
+				}
+			}
+		}
+	}
+	drain()
+	if readable() {
+		t.Fatal("readable with an empty ring")
+	}
+	frames := [][]byte{frame(1), nil, frame(2), frame(3)}
+	if n, err := pb.TryWriteBatch(frames); err != nil || n != len(frames) {
+		t.Fatalf("TryWriteBatch took %d of %d frames, err %v", n, len(frames), err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for !readable() {
+		if time.Now().After(deadline) {
+			t.Fatal("not readable after frames arrived")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if got := drain(); got != 3 {
+		t.Fatalf("read %d test frames, want 3", got)
+	}
+	if readable() {
+		t.Fatal("still readable after the ring was read")
+	}
+	pa.Close()
+	if _, err := pa.TryWriteBatch([][]byte{frame(4)}); err != ErrClosed {
+		t.Fatalf("TryWriteBatch on a closed port: %v", err)
 	}
 }

@@ -16,13 +16,16 @@ type MemPort struct {
 	closed chan struct{}
 	once   sync.Once
 	ready  chan struct{} // signalled when a frame arrives
+
+	efdMu sync.RWMutex // Close holds it to close efd
+	efd   int          // eventfd readable while frames wait (PollablePipe); -1: none
 }
 
 // Pipe makes two connected in-memory ports: frames written to one are read
 // from the other. Each direction buffers up to depth frames; more are dropped.
 func Pipe(nameA, nameB string, depth int) (*MemPort, *MemPort) {
-	a := &MemPort{name: nameA, rx: make(chan []byte, depth), closed: make(chan struct{}), ready: make(chan struct{}, 1)}
-	b := &MemPort{name: nameB, rx: make(chan []byte, depth), closed: make(chan struct{}), ready: make(chan struct{}, 1)}
+	a := &MemPort{name: nameA, rx: make(chan []byte, depth), closed: make(chan struct{}), ready: make(chan struct{}, 1), efd: -1}
+	b := &MemPort{name: nameB, rx: make(chan []byte, depth), closed: make(chan struct{}), ready: make(chan struct{}, 1), efd: -1}
 	a.peer, b.peer = b, a
 	return a, b
 }
@@ -56,6 +59,14 @@ func (p *MemPort) TryReadBatch(bufs [][]byte, lens []int) (int, error) {
 		return 0, ErrClosed
 	default:
 	}
+	// Reset the readiness before taking frames: a frame that arrives after
+	// the take sets it again, so none is left waiting unannounced.
+	p.efdReset()
+	defer func() {
+		if len(p.rx) > 0 {
+			p.efdSignal()
+		}
+	}()
 	n := 0
 	for n < len(bufs) {
 		select {
@@ -93,6 +104,7 @@ func (p *MemPort) WriteBatch(frames [][]byte) error {
 			case p.peer.ready <- struct{}{}:
 			default:
 			}
+			p.peer.efdSignal()
 		default: // peer's buffer full: the frame is lost
 		}
 	}
@@ -100,6 +112,14 @@ func (p *MemPort) WriteBatch(frames [][]byte) error {
 }
 
 func (p *MemPort) Close() error {
-	p.once.Do(func() { close(p.closed) })
+	p.once.Do(func() {
+		close(p.closed)
+		p.efdMu.Lock()
+		if p.efd >= 0 {
+			closeEventFd(p.efd)
+			p.efd = -1
+		}
+		p.efdMu.Unlock()
+	})
 	return nil
 }

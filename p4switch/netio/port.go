@@ -29,3 +29,16 @@ const MaxFrame = 10240
 
 // Batch is the number of frames moved per system call.
 const Batch = 64
+
+// Pollable is a port that a switch's own event loop can wait on (package sw,
+// StartGroup), instead of a goroutine per port parked in Go's netpoller.
+//
+// Fd is readable (level-triggered, as epoll's EPOLLIN reports it) while a
+// frame waits. TryWriteBatch sends frames without blocking and returns how
+// many it took (sent, or dropped and counted as WriteBatch would); it stops at
+// the first frame the kernel cannot take now.
+type Pollable interface {
+	Port
+	Fd() int
+	TryWriteBatch(frames [][]byte) (int, error)
+}

@@ -10,6 +10,11 @@
 // sleeps; one waiter goroutine per port wakes it when a frame arrives. One
 // goroutine writes each port (holding frames for the port's propagation
 // delay); frames reach it in batches through a channel.
+//
+// Instead of Start, a Group (group_linux.go) can run switches whose ports
+// are netio.Pollable: one goroutine waits in epoll on every port of all its
+// switches, runs their pipelines in turn and writes frames itself (no waiter
+// goroutines, no hand-off to a writer unless a frame must wait).
 package sw
 
 import (
@@ -58,6 +63,10 @@ type Switch struct {
 	wg      sync.WaitGroup
 	stopped atomic.Bool
 
+	// wake interrupts the Group running the switch when it sleeps (nil
+	// when Start runs it); called after a send on in or control, or Stop.
+	wake func()
+
 	onPacketIn atomic.Pointer[func([]byte, time.Time)]
 	onDigest   atomic.Pointer[func([]target.Digest)]
 
@@ -95,6 +104,13 @@ type txPort struct {
 	sent atomic.Uint64
 
 	pending []txItem // owned by the pipeline goroutine until flushed
+
+	// In a Group, the pipeline's goroutine writes due frames itself
+	// (direct) while no batch is with the writer (inflight 0), which keeps
+	// the port's frames in order.
+	direct   netio.Pollable
+	inflight atomic.Int32
+	frames   [][]byte // scratch for direct writes
 }
 
 // txDepth is how many batches may wait for their port's writer goroutine.
@@ -139,7 +155,7 @@ func New(cfg Config) (*Switch, error) {
 	}
 	s := &Switch{
 		cfg: cfg, log: cfg.Log, tm: m, start: time.Now(),
-		in: make(chan []arrival, 1024), control: make(chan func()), rxReady: make(chan struct{}, 1),
+		in: make(chan []arrival, 1024), control: make(chan func(), 1), rxReady: make(chan struct{}, 1),
 		tx: map[uint32]*txPort{}, stop: make(chan struct{}),
 	}
 	for num, p := range cfg.Ports {
@@ -186,6 +202,9 @@ func (s *Switch) Stop() {
 		return
 	}
 	close(s.stop)
+	if s.wake != nil {
+		s.wake()
+	}
 	for _, p := range s.cfg.Ports {
 		p.Close()
 	}
@@ -217,8 +236,21 @@ func (s *Switch) do(f func()) error {
 	case <-s.stop:
 		return errStopped
 	}
-	<-done
-	return nil
+	if s.wake != nil {
+		s.wake()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-s.stop:
+		// The loop may have stopped before it took f.
+		select {
+		case <-done:
+			return nil
+		case <-time.After(time.Second):
+			return errStopped
+		}
+	}
 }
 
 // InjectFromCPU sends a frame (starting with the packet_out header) into
@@ -229,6 +261,9 @@ func (s *Switch) InjectFromCPU(frame []byte) error {
 	}
 	select {
 	case s.in <- []arrival{{port: s.cfg.CPUPort, data: frame}}:
+		if s.wake != nil {
+			s.wake()
+		}
 		return nil
 	case <-s.stop:
 		return errStopped
@@ -387,6 +422,7 @@ func (s *Switch) writeLoop(t *txPort) {
 			}
 		}
 		write()
+		t.inflight.Add(-1)
 		clear(batch)
 		select {
 		case t.free <- batch[:0]:
@@ -421,9 +457,14 @@ func (s *Switch) flushTx() {
 		if len(t.pending) == 0 {
 			continue
 		}
+		if t.direct != nil && t.inflight.Load() == 0 && s.writeDirect(t) {
+			continue
+		}
+		t.inflight.Add(1)
 		select {
 		case t.ch <- t.pending:
 		default:
+			t.inflight.Add(-1)
 			s.Counters.TxQueueDrops.Add(uint64(len(t.pending)))
 			clear(t.pending)
 			t.pending = t.pending[:0]
@@ -435,6 +476,39 @@ func (s *Switch) flushTx() {
 			t.pending = make([]txItem, 0, netio.Batch)
 		}
 	}
+}
+
+// writeDirect sends t's pending frames from the pipeline's goroutine if
+// they are due (no propagation delay left) and reports whether all went;
+// those the socket cannot take now stay pending, for the writer.
+func (s *Switch) writeDirect(t *txPort) bool {
+	now := s.Now()
+	frames := t.frames[:0]
+	for _, it := range t.pending {
+		if it.at > now {
+			return false
+		}
+		frames = append(frames, it.data)
+	}
+	n, err := t.direct.TryWriteBatch(frames)
+	if err != nil {
+		if !s.stopped.Load() {
+			s.log.Warn("port write failed", "if", t.port.Name(), "err", err)
+		}
+		n = len(frames) // as the writer does: the frames are gone
+	}
+	t.sent.Add(uint64(n))
+	for _, it := range t.pending[:n] {
+		if it.recycle != nil {
+			it.recycle.RecycleOutput(it.data)
+		}
+	}
+	clear(frames)
+	t.frames = frames[:0]
+	left := copy(t.pending, t.pending[n:])
+	clear(t.pending[left:])
+	t.pending = t.pending[:left]
+	return left == 0
 }
 
 // drain runs egress on every packet the traffic manager releases now and

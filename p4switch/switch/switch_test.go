@@ -46,19 +46,56 @@ func (crossPipe) Egress(q target.Queued, m target.QueueMeta) target.EgressResult
 	return target.EgressResult{Out: &target.Output{Port: q.EgressPort, Data: bytes.Clone(p.data)}}
 }
 
+// engine is a way to run a switch: Start (goroutines) or a Group (epoll).
+type engine struct {
+	name string
+	pipe func(t *testing.T, depth int) (*netio.MemPort, *netio.MemPort)
+	// start runs s; the function it returns stops it
+	start func(t *testing.T, s *Switch) func()
+}
+
+var engines = []engine{
+	{"goroutines", func(t *testing.T, depth int) (*netio.MemPort, *netio.MemPort) { return netio.Pipe("sw", "host", depth) },
+		func(t *testing.T, s *Switch) func() { s.Start(); return s.Stop }},
+	{"group", pollablePipe, func(t *testing.T, s *Switch) func() {
+		g, err := NewGroup()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Add(s); err != nil {
+			t.Fatal(err)
+		}
+		return func() { s.Stop(); g.Close() }
+	}},
+}
+
+func pollablePipe(t *testing.T, depth int) (*netio.MemPort, *netio.MemPort) {
+	t.Helper()
+	a, b, err := netio.PollablePipe("sw", "host", depth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, b
+}
+
 func TestSwitchPaths(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) { testSwitchPaths(t, e) })
+	}
+}
+
+func testSwitchPaths(t *testing.T, e engine) {
 	hosts := map[uint32]*netio.MemPort{}
 	ports := map[uint32]netio.Port{}
 	for _, n := range []uint32{1, 2, 3} {
-		a, b := netio.Pipe("sw", "host", 64)
+		a, b := e.pipe(t, 64)
 		ports[n], hosts[n] = a, b
 	}
 	s, err := New(Config{Ports: ports, Queues: map[uint32]tm.PortConfig{2: {Depth: 8, Loss: 0}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Start()
-	defer s.Stop()
+	defer e.start(t, s)()
 	recv := func(port uint32) []byte {
 		t.Helper()
 		got := make(chan []byte, 1)
@@ -143,19 +180,25 @@ type (
 // without packets waiting in a rate-limited queue, sleeping at once or
 // polling a while before sleeping.
 func TestFramesSurviveBufferReuse(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) { testFramesSurviveBufferReuse(t, e) })
+	}
+}
+
+func testFramesSurviveBufferReuse(t *testing.T, e engine) {
 	for _, c := range []struct {
 		rate uint64
 		spin time.Duration
 	}{{0, 0}, {2_000_000, 0}, {0, 50 * time.Microsecond}} {
 		rate := c.rate
-		sw, host := netio.Pipe("sw", "host", 1024)
-		out, far := netio.Pipe("sw", "host", 1024)
+		sw, host := e.pipe(t, 1024)
+		out, far := e.pipe(t, 1024)
 		s, err := New(Config{Ports: map[uint32]netio.Port{1: sw, 2: out},
 			Queues: map[uint32]tm.PortConfig{2: {Depth: 1024, RateBps: rate}}, PollSpin: c.spin})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.Start()
+		stop := e.start(t, s)
 		if err := s.SetPipeline(crossPipe{}); err != nil {
 			t.Fatal(err)
 		}
@@ -186,6 +229,6 @@ func TestFramesSurviveBufferReuse(t *testing.T) {
 				t.Fatalf("rate %d: frame %d did not arrive", rate, i)
 			}
 		}
-		s.Stop()
+		stop()
 	}
 }

@@ -13,7 +13,8 @@
 # packet, which a full-speed iperf3 run (bench p4switch) amortises over batches.
 # BASE defaults to 0fa28b1 (before issue 23's CPU work; or FF_BENCH_BASE).
 # HOP_PREFIX (default hop) names the namespaces and veths. HOP_NEW_ENV (e.g.
-# "GOMAXPROCS=1") is set in the environment of this tree's switch only.
+# "GOMAXPROCS=1") is set in the environment of this tree's switch only, and
+# HOP_NEW_ARGS (e.g. "--loop epoll") added to its command line.
 set -euo pipefail
 FF_ROOT="${FF_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 ROUNDS="${1:-4}"
@@ -64,9 +65,10 @@ ip -n "${P}h2" neigh replace 10.9.0.1 lladdr 00:00:00:00:09:01 dev "${P}h2e"
 
 start_switch() {
     rm -f "$WORK/grpc.addr"
-    local envs=()
+    local envs=() args=()
     [ "$1" = new ] && [ -n "${HOP_NEW_ENV:-}" ] && read -r -a envs <<<"$HOP_NEW_ENV"
-    env "${envs[@]}" "$WORK/p4switch-$1" run --device-id 1 --grpc-addr 127.0.0.1:0 --grpc-addr-file "$WORK/grpc.addr" \
+    [ "$1" = new ] && [ -n "${HOP_NEW_ARGS:-}" ] && read -r -a args <<<"$HOP_NEW_ARGS"
+    env "${envs[@]}" "$WORK/p4switch-$1" run "${args[@]}" --device-id 1 --grpc-addr 127.0.0.1:0 --grpc-addr-file "$WORK/grpc.addr" \
         --admin-addr "" --cpu-port 255 -i "1@${P}v1" -i "2@${P}v2" --log-level warn >"$WORK/p4switch.log" 2>&1 &
     SWITCH_PID=$!
     for _ in $(seq 100); do [ -s "$WORK/grpc.addr" ] && break; sleep 0.1; done
@@ -98,6 +100,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
     done
 done
 [ -n "${HOP_NEW_ENV:-}" ] && echo "[fabric-hop] new runs with $HOP_NEW_ENV"
+[ -n "${HOP_NEW_ARGS:-}" ] && echo "[fabric-hop] new runs with $HOP_NEW_ARGS"
 python3 - "$WORK/results" "$(getconf CLK_TCK)" "$(cat /proc/loadavg)" "$RATE" <<'EOF'
 import statistics, sys
 tick = 1e9 / int(sys.argv[2])

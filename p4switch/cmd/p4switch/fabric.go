@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+
+	sw "github.com/fairfabric/fairfabric/p4switch/switch"
 )
 
 func init() {
@@ -36,11 +38,16 @@ func fabricCmd(args []string) int {
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's /debug/pprof/ profiles on this address")
 	readyFile := fs.String("ready-file", "", "write \"ready\" here once every switch serves")
+	loops := fs.Int("loops", 0, "run the switches on this many epoll event loops, dealt round-robin (0: each switch as its \"loop\" says; docs/p4switch.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if *configPath == "" || fs.NArg() > 0 {
 		fs.Usage()
+		return 2
+	}
+	if *loops < 0 {
+		fmt.Fprintf(os.Stderr, "p4switch fabric: --loops %d: want 0 or more\n", *loops)
 		return 2
 	}
 	var level slog.Level
@@ -73,13 +80,29 @@ func fabricCmd(args []string) int {
 		}
 	}
 	var running []*instance
+	var groups []*sw.Group
 	stopAll := func() {
 		for _, in := range running {
 			in.stop()
 		}
+		for _, g := range groups {
+			g.Close()
+		}
 	}
-	for _, spec := range cfg.Switches {
-		in, err := startInstance(spec, log.With("switch", spec.Name))
+	for i := 0; i < *loops; i++ {
+		g, err := sw.NewGroup()
+		if err != nil {
+			stopAll()
+			return fail("%v", err)
+		}
+		groups = append(groups, g)
+	}
+	for i, spec := range cfg.Switches {
+		var group *sw.Group
+		if len(groups) > 0 {
+			group = groups[i%len(groups)]
+		}
+		in, err := startInstance(spec, log.With("switch", spec.Name), group)
 		if err != nil {
 			stopAll()
 			return fail("switch %s: %v", spec.Name, err)

@@ -64,66 +64,69 @@ func TestFabricServesEverySwitch(t *testing.T) {
 	if err := os.WriteFile(cfgPath, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ready := filepath.Join(dir, "ready")
-	var stderr bytes.Buffer
-	cmd := exec.Command(bin, "fabric", "--config", cfgPath, "--ready-file", ready)
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			<-exited
+	// --loops 0: each switch with its own goroutines; 1: both on one epoll loop.
+	for _, loops := range []string{"0", "1"} {
+		ready := filepath.Join(dir, "ready-"+loops)
+		var stderr bytes.Buffer
+		cmd := exec.Command(bin, "fabric", "--config", cfgPath, "--ready-file", ready, "--loops", loops)
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-	}()
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		if _, err := os.Stat(ready); err == nil {
-			break
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		defer func() {
+			if cmd.ProcessState == nil {
+				cmd.Process.Kill()
+				<-exited
+			}
+		}()
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			if _, err := os.Stat(ready); err == nil {
+				break
+			}
+			select {
+			case err := <-exited:
+				t.Fatalf("p4switch fabric exited: %v\n%s", err, stderr.String())
+			case <-time.After(50 * time.Millisecond):
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("not ready within 90 s\n%s", stderr.String())
+			}
 		}
+		for i, name := range []string{"s1", "s2"} {
+			addr, err := os.ReadFile(filepath.Join(dir, name+".addr"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn, err := grpc.Dial(string(addr), grpc.WithTransportCredentials(insecure.NewCredentials()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			client := p4v1.NewP4RuntimeClient(conn)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			resp, err := client.GetForwardingPipelineConfig(ctx, &p4v1.GetForwardingPipelineConfigRequest{
+				DeviceId: uint64(i + 1), ResponseType: p4v1.GetForwardingPipelineConfigRequest_P4INFO_AND_COOKIE})
+			if err != nil || len(resp.GetConfig().GetP4Info().GetTables()) == 0 {
+				t.Errorf("%s: device %d: %v (tables %d)", name, i+1, err, len(resp.GetConfig().GetP4Info().GetTables()))
+			}
+			other := uint64(2 - i)
+			_, err = client.GetForwardingPipelineConfig(ctx, &p4v1.GetForwardingPipelineConfigRequest{DeviceId: other})
+			if status.Code(err) != codes.NotFound {
+				t.Errorf("%s answers for device %d: %v, want NOT_FOUND", name, other, err)
+			}
+			cancel()
+			conn.Close()
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
 		select {
 		case err := <-exited:
-			t.Fatalf("p4switch fabric exited: %v\n%s", err, stderr.String())
-		case <-time.After(50 * time.Millisecond):
+			if err != nil {
+				t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr.String())
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatal("did not stop within 15 s of SIGTERM")
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not ready within 90 s\n%s", stderr.String())
-		}
-	}
-	for i, name := range []string{"s1", "s2"} {
-		addr, err := os.ReadFile(filepath.Join(dir, name+".addr"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		conn, err := grpc.Dial(string(addr), grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		client := p4v1.NewP4RuntimeClient(conn)
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		resp, err := client.GetForwardingPipelineConfig(ctx, &p4v1.GetForwardingPipelineConfigRequest{
-			DeviceId: uint64(i + 1), ResponseType: p4v1.GetForwardingPipelineConfigRequest_P4INFO_AND_COOKIE})
-		if err != nil || len(resp.GetConfig().GetP4Info().GetTables()) == 0 {
-			t.Errorf("%s: device %d: %v (tables %d)", name, i+1, err, len(resp.GetConfig().GetP4Info().GetTables()))
-		}
-		other := uint64(2 - i)
-		_, err = client.GetForwardingPipelineConfig(ctx, &p4v1.GetForwardingPipelineConfigRequest{DeviceId: other})
-		if status.Code(err) != codes.NotFound {
-			t.Errorf("%s answers for device %d: %v, want NOT_FOUND", name, other, err)
-		}
-		cancel()
-		conn.Close()
-	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-exited:
-		if err != nil {
-			t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("did not stop within 15 s of SIGTERM")
 	}
 }

@@ -37,6 +37,11 @@ type switchSpec struct {
 	AddrFile  string              `json:"grpc_addr_file"` // write the listen address here
 	TLSCert   string              `json:"tls_cert"`       // with TLSKey: P4Runtime over TLS (tls.go)
 	TLSKey    string              `json:"tls_key"`
+	// Loop is how the switch waits for frames: "goroutines" (a waiter and
+	// a writer goroutine per port, Go's netpoller) or "epoll" (a sw.Group
+	// of its own); empty means "goroutines". `fabric --loops` puts switches
+	// on shared groups instead.
+	Loop string `json:"loop"`
 }
 
 // instance is a running switch.
@@ -48,12 +53,13 @@ type instance struct {
 	grpc  *grpc.Server
 	admin *http.Server
 	addr  string
+	group *sw.Group // the switch's own group (Loop "epoll" without a shared one)
 }
 
-// startInstance opens the ports, starts the switch, loads the program (if
-// any) and serves P4Runtime and the admin interface. On an error nothing is
-// left running.
-func startInstance(spec switchSpec, log *slog.Logger) (*instance, error) {
+// startInstance opens the ports, starts the switch (on group, if given),
+// loads the program (if any) and serves P4Runtime and the admin interface.
+// On an error nothing is left running.
+func startInstance(spec switchSpec, log *slog.Logger, group *sw.Group) (*instance, error) {
 	security, err := tlsServerOptions(spec.TLSCert, spec.TLSKey)
 	if err != nil {
 		return nil, err
@@ -85,6 +91,16 @@ func startInstance(spec switchSpec, log *slog.Logger) (*instance, error) {
 	if spec.PollSpin < 0 || spec.PollSpin > time.Second {
 		return nil, fmt.Errorf("--poll-spin %v out of range 0..1s", spec.PollSpin)
 	}
+	switch spec.Loop {
+	case "", "goroutines", "epoll":
+	default:
+		return nil, fmt.Errorf("--loop %q: want goroutines or epoll", spec.Loop)
+	}
+	polled := group != nil || spec.Loop == "epoll"
+	open := netio.OpenAFPacket
+	if polled {
+		open = func(ifname string) (*netio.AFPacket, error) { return netio.OpenAFPacketPollable(ifname) }
+	}
 	opened := map[uint32]netio.Port{}
 	closeAll := func() {
 		for _, p := range opened {
@@ -97,7 +113,7 @@ func startInstance(spec switchSpec, log *slog.Logger) (*instance, error) {
 	}
 	sort.Slice(nums, func(i, j int) bool { return nums[i] < nums[j] })
 	for _, n := range nums {
-		p, err := netio.OpenAFPacket(spec.Ports[n])
+		p, err := open(spec.Ports[n])
 		if err != nil {
 			closeAll()
 			return nil, fmt.Errorf("port %d: %v", n, err)
@@ -121,10 +137,22 @@ func startInstance(spec switchSpec, log *slog.Logger) (*instance, error) {
 	// Committing a pipeline hands it to the switch's pipeline goroutine, so
 	// the switch runs before the program is loaded; from here on s.Stop
 	// closes the ports.
-	s.Start()
 	fail := func(format string, a ...any) (*instance, error) {
 		in.stop()
 		return nil, fmt.Errorf(format, a...)
+	}
+	if polled {
+		if group == nil {
+			if in.group, err = sw.NewGroup(); err != nil {
+				return fail("%v", err)
+			}
+			group = in.group
+		}
+		if err := group.Add(s); err != nil {
+			return fail("%v", err)
+		}
+	} else {
+		s.Start()
 	}
 	if spec.P4 != "" {
 		config, err := programBundle(spec.P4)
@@ -158,7 +186,7 @@ func startInstance(spec switchSpec, log *slog.Logger) (*instance, error) {
 		}
 	}
 	log.Info("p4switch running", "device_id", spec.DeviceID, "grpc", in.addr, "admin", spec.AdminAddr,
-		"ports", len(opened), "cpu_port", spec.CPUPort)
+		"ports", len(opened), "cpu_port", spec.CPUPort, "loop", map[bool]string{false: "goroutines", true: "epoll"}[polled])
 	return in, nil
 }
 
@@ -181,6 +209,9 @@ func (in *instance) stop() {
 	}
 	in.srv.Close()
 	in.sw.Stop()
+	if in.group != nil {
+		in.group.Close()
+	}
 	if in.srv.Latencies.PacketInMade.Count() > 0 || in.srv.Latencies.WriteHandled.Count() > 0 {
 		for _, line := range in.srv.Latencies.Lines() {
 			in.log.Info("P4TE stage " + line)

@@ -75,6 +75,7 @@ func runCmd(args []string) int {
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's /debug/pprof/ profiles on this address (e.g. 127.0.0.1:6060)")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed for link loss")
 	pollSpin := fs.Duration("poll-spin", 0, "keep polling idle ports this long before sleeping (e.g. 20us; 0 = sleep at once)")
+	loop := fs.String("loop", "goroutines", "how the switch waits for frames: goroutines (a waiter and a writer per port) or epoll (one event loop reads, runs the pipeline and writes; docs/p4switch.md)")
 	tlsOpts := addTLSFlags(fs)
 	ports := portFlag{}
 	fs.Var(ports, "i", "`PORT@IFNAME`: attach interface IFNAME as port PORT (repeatable)")
@@ -114,7 +115,7 @@ func runCmd(args []string) int {
 
 	spec := switchSpec{DeviceID: *deviceID, GRPCAddr: *grpcAddr, AdminAddr: *adminAddr, CPUPort: uint32(*cpuPort),
 		P4: *program, Ports: ports, PerPort: perPort, Seed: *seed, PollSpin: *pollSpin, AddrFile: *addrFile,
-		TLSCert: *tlsOpts.cert, TLSKey: *tlsOpts.key}
+		TLSCert: *tlsOpts.cert, TLSKey: *tlsOpts.key, Loop: *loop}
 	for _, k := range []string{"rate", "depth", "delay", "loss"} {
 		spec.Defaults = append(spec.Defaults, k+"="+*defaults[k])
 	}
@@ -123,7 +124,7 @@ func runCmd(args []string) int {
 			return fail("--pprof-addr: %v", err)
 		}
 	}
-	in, err := startInstance(spec, log)
+	in, err := startInstance(spec, log, nil)
 	if err != nil {
 		return fail("%v", err)
 	}
