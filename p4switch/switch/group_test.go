@@ -14,9 +14,16 @@ import (
 // frames cross all three hops in order (the middle link rate-limited, so the
 // group also sleeps until traffic-manager departures), a packet-out enters
 // the first switch's pipeline, control calls run, and one switch stops while
-// the others keep forwarding.
+// the others keep forwarding; with one worker and with several (which share
+// the switches).
 func TestGroupRunsSwitchesInALine(t *testing.T) {
-	g, err := NewGroup()
+	for _, workers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d workers", workers), func(t *testing.T) { testGroupLine(t, workers) })
+	}
+}
+
+func testGroupLine(t *testing.T, workers int) {
+	g, err := NewGroup(workers)
 	if err != nil {
 		t.Fatal(err)
 	}

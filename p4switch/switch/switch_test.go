@@ -57,8 +57,13 @@ type engine struct {
 var engines = []engine{
 	{"goroutines", func(t *testing.T, depth int) (*netio.MemPort, *netio.MemPort) { return netio.Pipe("sw", "host", depth) },
 		func(t *testing.T, s *Switch) func() { s.Start(); return s.Stop }},
-	{"group", pollablePipe, func(t *testing.T, s *Switch) func() {
-		g, err := NewGroup()
+	{"group", pollablePipe, groupStart(1)},
+	{"group of 2 workers", pollablePipe, groupStart(2)},
+}
+
+func groupStart(workers int) func(t *testing.T, s *Switch) func() {
+	return func(t *testing.T, s *Switch) func() {
+		g, err := NewGroup(workers)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +71,7 @@ var engines = []engine{
 			t.Fatal(err)
 		}
 		return func() { s.Stop(); g.Close() }
-	}},
+	}
 }
 
 func pollablePipe(t *testing.T, depth int) (*netio.MemPort, *netio.MemPort) {

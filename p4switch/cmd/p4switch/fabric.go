@@ -38,7 +38,7 @@ func fabricCmd(args []string) int {
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error")
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's /debug/pprof/ profiles on this address")
 	readyFile := fs.String("ready-file", "", "write \"ready\" here once every switch serves")
-	loops := fs.Int("loops", 0, "run the switches on this many epoll event loops, dealt round-robin (0: each switch as its \"loop\" says; docs/p4switch.md)")
+	loops := fs.Int("loops", 0, "run every switch on one epoll event loop with this many worker threads, each serving any switch (0: each switch as its \"loop\" says; docs/p4switch.md)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -80,28 +80,21 @@ func fabricCmd(args []string) int {
 		}
 	}
 	var running []*instance
-	var groups []*sw.Group
+	var group *sw.Group // nil: each switch as its spec says
 	stopAll := func() {
 		for _, in := range running {
 			in.stop()
 		}
-		for _, g := range groups {
-			g.Close()
+		if group != nil {
+			group.Close()
 		}
 	}
-	for i := 0; i < *loops; i++ {
-		g, err := sw.NewGroup()
-		if err != nil {
-			stopAll()
+	if *loops > 0 {
+		if group, err = sw.NewGroup(*loops); err != nil {
 			return fail("%v", err)
 		}
-		groups = append(groups, g)
 	}
-	for i, spec := range cfg.Switches {
-		var group *sw.Group
-		if len(groups) > 0 {
-			group = groups[i%len(groups)]
-		}
+	for _, spec := range cfg.Switches {
 		in, err := startInstance(spec, log.With("switch", spec.Name), group)
 		if err != nil {
 			stopAll()

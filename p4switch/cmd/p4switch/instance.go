@@ -143,7 +143,7 @@ func startInstance(spec switchSpec, log *slog.Logger, group *sw.Group) (*instanc
 	}
 	if polled {
 		if group == nil {
-			if in.group, err = sw.NewGroup(); err != nil {
+			if in.group, err = sw.NewGroup(1); err != nil {
 				return fail("%v", err)
 			}
 			group = in.group
