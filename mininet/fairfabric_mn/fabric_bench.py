@@ -212,7 +212,10 @@ def run_p4switch(mode, bw, seconds, depth=None):
         while not all_pairs_clean(net.hosts):
             if time.time() > deadline:
                 raise RuntimeError("no all-pairs reachability within 120 s; controller log %s" % ctl.log_path)
-        say(mode, "20 switches programmed, all-pairs reachability")
+        from fairfabric_mn.p4switch import P4FabricSwitch, P4Switch
+        how = ("--loops %d" % P4FabricSwitch.loops()) if mode == "fabric" else (
+            "--loop %s" % (os.environ.get("P4SWITCH_LOOP") or P4Switch.DEFAULT_LOOP))
+        say(mode, "20 switches programmed (%s), all-pairs reachability" % how)
         hosts = sorted(net.hosts, key=lambda h: int(h.name[len(topo.prefix) + 1:]))
         pids = sorted({s.switch_pid for s in net.switches if s.switch_pid})
         return measure(mode, hosts, pids, seconds, net.switches)
@@ -325,7 +328,15 @@ def main(argv=None):
     ap.add_argument("--bw", type=int, default=100, help="link rate in Mbit/s (default 100)")
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--depth", type=int, default=None, help="switch queue depth in packets (default 64)")
+    ap.add_argument("--loop", choices=("goroutines", "epoll"), default=None,
+                    help="process mode: p4switch run --loop (default: P4Switch's)")
+    ap.add_argument("--loops", type=int, default=None,
+                    help="fabric mode: p4switch fabric --loops (default: P4FabricSwitch's)")
     args = ap.parse_args(argv)
+    if args.loop:
+        os.environ["P4SWITCH_LOOP"] = args.loop
+    if args.loops is not None:
+        os.environ["P4SWITCH_FABRIC_LOOPS"] = str(args.loops)
     setLogLevel("warning")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
     if args.mode == "kernel":

@@ -65,10 +65,14 @@ class P4Switch(Switch):
       p4          a P4 program to load at start (optional)
       log_level   p4switch --log-level (default info)
       log_dir     where <name>.log goes (default /tmp)
+      loop        p4switch run --loop: "goroutines" or "epoll" (default: $P4SWITCH_LOOP, else
+                  DEFAULT_LOOP; see docs/p4switch.md, Mininet)
     """
 
+    DEFAULT_LOOP = "epoll"
+
     def __init__(self, name, device_id=None, grpc_port=None, admin_port=None, cpu_port=255,
-                 p4=None, log_level="info", log_dir="/tmp", **params):
+                 p4=None, log_level="info", log_dir="/tmp", loop=None, **params):
         Switch.__init__(self, name, **params)
         digits = "".join(c for c in name if c.isdigit())
         self.device_id = device_id if device_id is not None else int(digits or 1)
@@ -78,6 +82,7 @@ class P4Switch(Switch):
         self.p4 = p4
         self.log_level = log_level
         self.log_path = os.path.join(log_dir, "p4switch-%s.log" % name)
+        self.loop = loop or os.environ.get("P4SWITCH_LOOP") or self.DEFAULT_LOOP
         self.proc = None
 
     @property
@@ -151,7 +156,7 @@ class P4Switch(Switch):
         cmd = [find_binary("p4switch"), "run",
                "--device-id", str(self.device_id), "--grpc-addr", self.grpc_addr,
                "--admin-addr", self.admin_addr, "--cpu-port", str(self.cpu_port),
-               "--log-level", self.log_level] + self.port_args()
+               "--log-level", self.log_level, "--loop", self.loop] + self.port_args()
         if self.p4:
             cmd += ["--p4", self.p4]
         info("*** %s: %s\n" % (self.name, " ".join(cmd)))
@@ -193,6 +198,13 @@ class P4FabricSwitch(P4Switch):
     Killing or restarting one switch alone is not possible in this mode."""
 
     fabric_proc = None  # the shared process, per class (one fabric per Python process)
+    # `p4switch fabric --loops`: epoll event loops shared by the switches (0: each switch
+    # runs its own goroutines). $P4SWITCH_FABRIC_LOOPS overrides it.
+    DEFAULT_LOOPS = 2
+
+    @classmethod
+    def loops(cls):
+        return int(os.environ.get("P4SWITCH_FABRIC_LOOPS") or cls.DEFAULT_LOOPS)
 
     def start(self, controllers):
         self.prepare_interfaces()
@@ -210,7 +222,7 @@ class P4FabricSwitch(P4Switch):
             json.dump({"switches": [s.spec() for s in switches]}, f, indent=1)
         log_path = os.path.join(log_dir, "p4switch-fabric-%s.log" % first.name)
         cmd = [find_binary("p4switch"), "fabric", "--config", cfg_path, "--ready-file", ready,
-               "--log-level", first.log_level]
+               "--log-level", first.log_level, "--loops", str(cls.loops())]
         info("*** p4switch fabric (%d switches): %s\n" % (len(switches), " ".join(cmd)))
         log = open(log_path, "w")
         env = dict(os.environ)

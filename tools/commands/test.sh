@@ -94,7 +94,7 @@ for s in "${suites[@]}"; do
             { grep -E '^(ok|FAIL|---)' "$FF_RUN/logs/test-go.log" || true; } | sed 's/^/    /' | head -n 60
             # The packages whose goroutines share state, again under the race detector.
             run_suite go-race "$FF_RUN/logs/test-go-race.log" go test -count=1 -race \
-                ./p4switch/switch/ ./p4switch/tm/ ./p4switch/v1model/ ./p4switch/server/ \
+                ./p4switch/switch/ ./p4switch/tm/ ./p4switch/v1model/ ./p4switch/server/ ./p4switch/netio/ \
                 ./host-shim/agent/ ./host-shim/telemetry/
             ;;
         java-mininet)
