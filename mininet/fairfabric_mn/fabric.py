@@ -16,6 +16,7 @@ with device_id i.
 """
 
 import json
+import os
 
 from mininet.log import error
 from mininet.net import Mininet
@@ -176,10 +177,20 @@ def write_netcfg(net, topo, path, shims=False):
 
 SWITCH_MODES = {"process": P4Switch, "fabric": P4FabricSwitch}
 
+# The mode when build() is not given one ($FF_SWITCH_MODE overrides): the k=4 fat-tree runs
+# its 20 switches in one `p4switch fabric` process, which forwarded a hop-packet for about
+# half the CPU of a process per switch (docs/p4switch.md, "Event loop (session 9)"); other
+# topologies keep a process per switch (LeafSpineFabricTest kills one spine alone).
+DEFAULT_MODES = {"fattree": "fabric"}
 
-def build(kind="fattree", prefix="fc", mode="process", **params):
+
+def build(kind="fattree", prefix="fc", mode=None, **params):
     """A Mininet net of the fabric (not started) and its topology. mode "process" runs one
-    p4switch per switch, "fabric" one `p4switch fabric` process for all of them."""
+    p4switch per switch, "fabric" one `p4switch fabric` process for all of them; None
+    chooses by kind (DEFAULT_MODES)."""
+    mode = mode or os.environ.get("FF_SWITCH_MODE") or DEFAULT_MODES.get(kind, "process")
+    if mode not in SWITCH_MODES:
+        raise ValueError("switch mode %r: want one of %s" % (mode, ", ".join(sorted(SWITCH_MODES))))
     topo = TOPOLOGIES[kind](prefix=prefix, **params)
     net = Mininet(topo=topo, switch=SWITCH_MODES[mode], controller=None, autoSetMacs=False, build=True)
     for link in net.links:
