@@ -212,9 +212,9 @@ def run_p4switch(mode, bw, seconds, depth=None):
         while not all_pairs_clean(net.hosts):
             if time.time() > deadline:
                 raise RuntimeError("no all-pairs reachability within 120 s; controller log %s" % ctl.log_path)
-        from fairfabric_mn.p4switch import P4FabricSwitch, P4Switch
+        from fairfabric_mn.p4switch import P4FabricSwitch
         how = ("--loops %d" % P4FabricSwitch.loops()) if mode == "fabric" else (
-            "--loop %s" % (os.environ.get("P4SWITCH_LOOP") or P4Switch.DEFAULT_LOOP))
+            "--loop %s" % ",".join(sorted({s.run_loop() for s in net.switches})))
         say(mode, "20 switches programmed (%s), all-pairs reachability" % how)
         hosts = sorted(net.hosts, key=lambda h: int(h.name[len(topo.prefix) + 1:]))
         pids = sorted({s.switch_pid for s in net.switches if s.switch_pid})
