@@ -60,7 +60,8 @@ final class Components {
             p.packets.addListener(reports::onPacket);
         }
         AllocationComponent allocation = bus.register(new AllocationComponent(fabric, network, events,
-                p.topology::configuration, p.p4, plan == null ? null : p.slices, s.kafka, bus, s.routing));
+                p.topology::configuration, p.p4, plan == null ? null : p.slices,
+                s.kafka == null ? null : new KafkaRatesSink(s.kafka, KafkaRatesSink.TOPIC), bus, s.routing));
         if (plan != null && AllocationEntities.supported(p.p4)) {
             bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices));
         }
