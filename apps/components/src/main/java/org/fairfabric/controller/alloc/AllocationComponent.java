@@ -119,7 +119,7 @@ public final class AllocationComponent extends Component {
 
     @Override
     protected void handle(ControlEvent e) {
-        if (e instanceof ControlEvent.TopologyChanged t && t.configurationReplaced() && slice != null) {
+        if (e instanceof ControlEvent.TopologyChanged && ((ControlEvent.TopologyChanged) e).configurationReplaced() && slice != null) {
             slice.restore(); // the new fleet starts without it; the round below brings it up to date
         }
         loop.changed(e.toString());

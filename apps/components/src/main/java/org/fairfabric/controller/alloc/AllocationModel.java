@@ -17,7 +17,78 @@ import org.fairfabric.core.model.Topology;
  * @param shimHosts  ids of the topology's hosts that run the fairfabric host shim
  * @param guaranteedTenants ids of the tenants with a minimum bandwidth
  */
-public record AllocationModel(AllocationProblem problem, List<SessionDto> sessions, List<List<Path>> paths,
-                              List<SessionDto> unroutable, Topology topology, Set<String> shimHosts,
-                              Set<String> guaranteedTenants) {
+public final class AllocationModel {
+    private final AllocationProblem problem;
+    private final List<SessionDto> sessions;
+    private final List<List<Path>> paths;
+    private final List<SessionDto> unroutable;
+    private final Topology topology;
+    private final Set<String> shimHosts;
+    private final Set<String> guaranteedTenants;
+
+    public AllocationModel(AllocationProblem problem, List<SessionDto> sessions, List<List<Path>> paths, List<SessionDto> unroutable, Topology topology, Set<String> shimHosts, Set<String> guaranteedTenants) {
+        this.problem = problem;
+        this.sessions = sessions;
+        this.paths = paths;
+        this.unroutable = unroutable;
+        this.topology = topology;
+        this.shimHosts = shimHosts;
+        this.guaranteedTenants = guaranteedTenants;
+    }
+
+    public AllocationProblem problem() {
+        return problem;
+    }
+
+    public List<SessionDto> sessions() {
+        return sessions;
+    }
+
+    public List<List<Path>> paths() {
+        return paths;
+    }
+
+    public List<SessionDto> unroutable() {
+        return unroutable;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public Set<String> shimHosts() {
+        return shimHosts;
+    }
+
+    public Set<String> guaranteedTenants() {
+        return guaranteedTenants;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof AllocationModel)) {
+            return false;
+        }
+        AllocationModel other = (AllocationModel) o;
+        return java.util.Objects.equals(problem, other.problem)
+                && java.util.Objects.equals(sessions, other.sessions)
+                && java.util.Objects.equals(paths, other.paths)
+                && java.util.Objects.equals(unroutable, other.unroutable)
+                && java.util.Objects.equals(topology, other.topology)
+                && java.util.Objects.equals(shimHosts, other.shimHosts)
+                && java.util.Objects.equals(guaranteedTenants, other.guaranteedTenants);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(problem, sessions, paths, unroutable, topology, shimHosts, guaranteedTenants);
+    }
+
+    @Override
+    public String toString() {
+        return "AllocationModel[problem=" + problem + ", sessions=" + sessions + ", paths=" + paths + ", unroutable=" + unroutable + ", topology=" + topology + ", shimHosts=" + shimHosts + ", guaranteedTenants=" + guaranteedTenants + "]";
+    }
 }

@@ -16,7 +16,7 @@ import org.fairfabric.core.model.Topology;
  * max(total, minimum) (it can then exceed its allocation by less than 8 kbit/s). Unroutable
  * sessions are left out (no path can carry them).
  */
-public record RatesTable(String host, long version, List<Entry> sessions) {
+public final class RatesTable {
     public static final int SCHEMA = 1;
     public static final long MIN_RATE_BPS = 8000;
     public static final long MAX_RATE_BPS = 100_000_000_000L;
@@ -24,19 +24,133 @@ public record RatesTable(String host, long version, List<Entry> sessions) {
     public static final int MAX_PATHS = 4;
     public static final int MAX_PATH_ID = 4094;
 
+    private final String host;
+    private final long version;
+    private final List<Entry> sessions;
+
+    public RatesTable(String host, long version, List<Entry> sessions) {
+        sessions = List.copyOf(sessions);
+        this.host = host;
+        this.version = version;
+        this.sessions = sessions;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public long version() {
+        return version;
+    }
+
+    public List<Entry> sessions() {
+        return sessions;
+    }
+
     /** One session as its sending host's shim sees it. */
-    public record Entry(String id, String tenant, String dst, String split, List<PathRate> paths) {
-        public Entry {
+    public static final class Entry {
+        private final String id;
+        private final String tenant;
+        private final String dst;
+        private final String split;
+        private final List<PathRate> paths;
+
+        public Entry(String id, String tenant, String dst, String split, List<PathRate> paths) {
             paths = List.copyOf(paths);
+            this.id = id;
+            this.tenant = tenant;
+            this.dst = dst;
+            this.split = split;
+            this.paths = paths;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        public String tenant() {
+            return tenant;
+        }
+
+        public String dst() {
+            return dst;
+        }
+
+        public String split() {
+            return split;
+        }
+
+        public List<PathRate> paths() {
+            return paths;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof Entry)) {
+                return false;
+            }
+            Entry other = (Entry) o;
+            return java.util.Objects.equals(id, other.id)
+                    && java.util.Objects.equals(tenant, other.tenant)
+                    && java.util.Objects.equals(dst, other.dst)
+                    && java.util.Objects.equals(split, other.split)
+                    && java.util.Objects.equals(paths, other.paths);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, tenant, dst, split, paths);
+        }
+
+        @Override
+        public String toString() {
+            return "Entry[id=" + id + ", tenant=" + tenant + ", dst=" + dst + ", split=" + split + ", paths=" + paths + "]";
         }
     }
 
     /** A path id (802.1Q VID) and its rate in bit/s of Ethernet frames. */
-    public record PathRate(int id, long rateBps) {
-    }
+    public static final class PathRate {
+        private final int id;
+        private final long rateBps;
 
-    public RatesTable {
-        sessions = List.copyOf(sessions);
+        public PathRate(int id, long rateBps) {
+            this.id = id;
+            this.rateBps = rateBps;
+        }
+
+        public int id() {
+            return id;
+        }
+
+        public long rateBps() {
+            return rateBps;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof PathRate)) {
+                return false;
+            }
+            PathRate other = (PathRate) o;
+            return id == other.id
+                    && rateBps == other.rateBps;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(id, rateBps);
+        }
+
+        @Override
+        public String toString() {
+            return "PathRate[id=" + id + ", rateBps=" + rateBps + "]";
+        }
     }
 
     public RatesTable withVersion(long newVersion) {
@@ -96,5 +210,29 @@ public record RatesTable(String host, long version, List<Entry> sessions) {
             out.add(new PathRate(best.pathId(), Math.max(MIN_RATE_BPS, (long) Math.floor(s.totalBps()))));
         }
         return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof RatesTable)) {
+            return false;
+        }
+        RatesTable other = (RatesTable) o;
+        return java.util.Objects.equals(host, other.host)
+                && version == other.version
+                && java.util.Objects.equals(sessions, other.sessions);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(host, version, sessions);
+    }
+
+    @Override
+    public String toString() {
+        return "RatesTable[host=" + host + ", version=" + version + ", sessions=" + sessions + "]";
     }
 }

@@ -77,11 +77,11 @@ public final class RoutingGroupsComponent extends Component {
     /** Metric events are queued here and taken in batches: one task per batch, not per event. */
     @Override
     protected boolean hears(ControlEvent e) {
-        if (e instanceof ControlEvent.MetricReported m) {
+        if (e instanceof ControlEvent.MetricReported) {
             if (mode == RoutingMode.ECMP) {
                 return false;
             }
-            inbox.add(m);
+            inbox.add((ControlEvent.MetricReported) e);
             return inboxTaken.compareAndSet(false, true);
         }
         return e instanceof ControlEvent.TopologyChanged || e instanceof ControlEvent.LinkStateChanged;
@@ -89,10 +89,10 @@ public final class RoutingGroupsComponent extends Component {
 
     @Override
     protected void handle(ControlEvent e) {
-        if (e instanceof ControlEvent.TopologyChanged t) {
-            topologyChanged(t);
-        } else if (e instanceof ControlEvent.LinkStateChanged l) {
-            linkStateChanged(l);
+        if (e instanceof ControlEvent.TopologyChanged) {
+            topologyChanged((ControlEvent.TopologyChanged) e);
+        } else if (e instanceof ControlEvent.LinkStateChanged) {
+            linkStateChanged((ControlEvent.LinkStateChanged) e);
         } else if (e instanceof ControlEvent.MetricReported) {
             takeMetricEvents();
         }
