@@ -15,6 +15,8 @@ import org.fairfabric.api.dto.TenantDto;
 import org.fairfabric.controller.forwarding.ForwardingComponent;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
 import org.fairfabric.controller.program.FabricPlan;
+import org.fairfabric.controller.routing.RoutingGroupsComponent;
+import org.fairfabric.core.service.RoutingGroupService;
 import org.fairfabric.core.model.Topology;
 import org.fairfabric.core.platform.FabricTopology;
 import org.fairfabric.onos.fabric.FabricComponent;
@@ -307,6 +309,40 @@ class FabricPlatformComponentTest {
             assertSameRules(expected.get(d), written.get(d), d);
         }
         assertTrue(platform.packetListeners() > 0, "the components hear packet-ins (ARP, P4TE reports, probes)");
+    }
+
+    @Test
+    void theLeadersRoutingGroupsAreTheEmbeddedOnes() throws Exception {
+        hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
+        start(ME);
+        awaitComponents();
+        Topology topo = platform.topology().topology();
+        // what the embedded routing-groups component writes for a fresh configuration
+        java.util.Map<org.fairfabric.core.routing.Metric, Integer> levels = new java.util.EnumMap<>(org.fairfabric.core.routing.Metric.class);
+        for (org.fairfabric.core.routing.Metric m : org.fairfabric.core.routing.Metric.values()) {
+            levels.put(m, RoutingGroupsComponent.GROUP_LEVELS);
+        }
+        RoutingGroupService service = new RoutingGroupService(levels);
+        service.install(topo);
+        FabricPlan plan = new FabricPlan(new P4InfoIndex(P4InfoNames.pipeconfP4Info()), ComponentsRunner.CPU_PORT,
+                ComponentsRunner.QUEUE_DELTA);
+        EntityTranslator translator = new EntityTranslator(P4InfoNames.ofPipeconf());
+        ApplicationId app = sliceApp(RoutingGroupsComponent.SLICE);
+        assertEquals(List.of("device:leaf1", "device:leaf2"), service.devices().stream().sorted().collect(java.util.stream.Collectors.toList()));
+        for (String d : service.devices()) {
+            PiEntities expected = translator.translate(DeviceId.deviceId(d), app,
+                    plan.upwardEntitiesOf(topo, d, service.membership(d), java.util.Set.of()));
+            assertFalse(expected.groups().isEmpty(), d + " has routing groups");
+            assertSameRules(expected.rules(), flows.rules(DeviceId.deviceId(d), app), d);
+            List<org.onosproject.net.group.Group> written = new ArrayList<>();
+            groups.getGroups(DeviceId.deviceId(d), app).forEach(written::add);
+            assertEquals(expected.groups().size(), written.size(), d + ": " + written);
+            for (org.onosproject.net.group.GroupDescription g : expected.groups()) {
+                assertTrue(written.stream().anyMatch(w -> w.appCookie().equals(g.appCookie()) && w.buckets().equals(g.buckets())
+                        && w.type() == g.type()), d + " lacks group " + g);
+            }
+        }
+        assertEquals(List.of(), flows.rules(DeviceId.deviceId("device:spine1"), app), "a spine has no routing groups");
     }
 
     @Test
