@@ -177,11 +177,12 @@ def write_netcfg(net, topo, path, shims=False):
 
 SWITCH_MODES = {"process": P4Switch, "fabric": P4FabricSwitch}
 
-# The mode when build() is not given one ($FF_SWITCH_MODE overrides): the k=4 fat-tree runs
-# its 20 switches in one `p4switch fabric` process, which forwarded a hop-packet for about
-# half the CPU of a process per switch (docs/p4switch.md, "Event loop (session 9)"); other
-# topologies keep a process per switch (LeafSpineFabricTest kills one spine alone).
-DEFAULT_MODES = {"fattree": "fabric"}
+# The mode per topology when build() is not given one ($FF_SWITCH_MODE overrides); absent:
+# "process". Fabric mode forwards a fat-tree hop-packet for about half the CPU of a process
+# per switch (docs/p4switch.md, "Event loop (session 9)"), but FatTreeFabricTest's link
+# failure test lost every packet of one flow after the link came back in fabric mode (it
+# passed in process mode): not the default until that is understood.
+DEFAULT_MODES = {}
 
 
 def build(kind="fattree", prefix="fc", mode=None, **params):
