@@ -146,6 +146,10 @@ func (p *AFPacket) Fd() int { return p.fd }
 // does not wake a poll on it).
 const pollWait = 50 // ms
 
+// noProgressWait is how long WriteBatch on a pollable port waits after a
+// try that sent nothing.
+const noProgressWait = time.Millisecond
+
 // waitFd waits until the socket reports events (or pollWait passes); the
 // caller holds no lock.
 func (p *AFPacket) waitFd(events int16) {
@@ -394,6 +398,12 @@ func (p *AFPacket) WriteBatch(frames [][]byte) error {
 			}
 			if frames = frames[n:]; len(frames) > 0 {
 				p.waitFd(unix.POLLOUT)
+				if n == 0 {
+					// ENOBUFS (the interface is down or has no carrier)
+					// leaves the socket writable, so poll returns at once:
+					// do not spin for the whole outage.
+					time.Sleep(noProgressWait)
+				}
 			}
 			continue
 		}
