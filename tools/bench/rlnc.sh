@@ -1,4 +1,4 @@
-# summary: RLNC coding cost per core: encode and decode throughput for windows 4, 8, 12, 16 of 1 KB packets (Promenade Table 3) beside a plain copy
+# summary: RLNC coding cost per core (encode/decode for windows 4-16 of 1 KB, Promenade Table 3, beside a plain copy) and goodput over 4 paths of unequal delay against the allocation
 # Sourced by ./fairfabric bench. Usage: ./fairfabric bench rlnc [BENCHTIME]   (default 1s per point, Go's -benchtime)
 # Go benchmarks of host-shim/rlnc/coding on one goroutine (-cpu 1). The figures are
 # per core from the process's CPU time per packet (getrusage), which other work on the
@@ -39,3 +39,16 @@ printf '%s\n' "$out" | awk '
         printf "%-7s %12.1f %10.2f%% %10.1f   (baseline: copy() of the same 1 KB)\n", "copy", mbs(copy_cpu), core(copy_cpu), mbs(copy_ns)
     }'
 say bench "rlnc: load average after: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores shared; figures are noisy under load)"
+
+# Goodput: one session over four paths of 2.5 Mbit/s with one-way delays 0/2/5/10 ms through
+# a user-space relay between network namespaces (needs root; run inside /work/isolated).
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
+    say bench "rlnc: goodput over 4 paths of unequal delay (transport.TestGoodputOverFourPaths), 3 runs"
+    for run in 1 2 3; do
+        (cd "$FF_ROOT" && RLNC_GOODPUT=1 go test -count=1 -run '^TestGoodputOverFourPaths$' -v ./host-shim/rlnc/transport/) |
+            sed -n 's/^ *goodput_test.go:[0-9]*: /  run '"$run"': /p' || die "bench rlnc: goodput run $run failed"
+    done
+    say bench "rlnc: load average after the goodput runs: $(cut -d' ' -f1-3 /proc/loadavg)"
+else
+    say bench "rlnc: goodput skipped (needs root and iproute2 for the namespaces)"
+fi

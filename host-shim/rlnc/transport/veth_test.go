@@ -27,62 +27,8 @@ import (
 // AF_PACKET sockets; it pops the tag like the last-hop switch of the contract). Real
 // frames, real veths, real sockets. Run as root inside /work/isolated.
 func TestTwoPathsOverVeth(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root (network namespaces)")
-	}
-	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skip("needs iproute2")
-	}
-	tok := make([]byte, 3)
-	_, _ = rand.Read(tok)
-	name := "rl" + hex.EncodeToString(tok)
-	nsA, nsS, nsB := name+"a", name+"s", name+"b"
-	ip := func(args ...string) {
-		t.Helper()
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Fatalf("ip %v: %v: %s", args, err, out)
-		}
-	}
-	for _, ns := range []string{nsA, nsS, nsB} {
-		ip("netns", "add", ns)
-		t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
-		ip("-n", ns, "link", "set", "lo", "up")
-	}
-	a0, sa, sb, b0 := name+"a0", name+"sa", name+"sb", name+"b0"
-	ip("link", "add", a0, "netns", nsA, "type", "veth", "peer", "name", sa, "netns", nsS)
-	ip("link", "add", b0, "netns", nsB, "type", "veth", "peer", "name", sb, "netns", nsS)
-	ip("-n", nsA, "addr", "add", "10.77.0.1/24", "dev", a0)
-	ip("-n", nsB, "addr", "add", "10.77.0.2/24", "dev", b0)
-	for _, x := range [][2]string{{nsA, a0}, {nsS, sa}, {nsS, sb}, {nsB, b0}} {
-		ip("-n", x[0], "link", "set", x[1], "up")
-	}
-
-	sw := startRelay(t, nsS, sa, sb, map[uint16]time.Duration{1: 2 * time.Millisecond, 2: 20 * time.Millisecond})
-	defer sw.stop()
-
-	src := netip.MustParseAddrPort("10.77.0.1:7001")
-	dst := netip.MustParseAddrPort("10.77.0.2:7000")
-	var rc, sc *net.UDPConn
-	var link *TaggedLink
-	inNetns(t, nsB, func() error {
-		var err error
-		rc, err = net.ListenUDP("udp4", net.UDPAddrFromAddrPort(dst))
-		if err == nil {
-			err = rc.SetReadBuffer(4 << 20)
-		}
-		return err
-	})
-	defer rc.Close()
-	inNetns(t, nsA, func() error {
-		var err error
-		if sc, err = net.ListenUDP("udp4", net.UDPAddrFromAddrPort(src)); err != nil {
-			return err
-		}
-		link, err = NewTaggedLink(a0, src, dst, nil, sc)
-		return err
-	})
-	defer sc.Close()
-	defer link.Close()
+	rig := newVethRig(t, map[uint16]time.Duration{1: 2 * time.Millisecond, 2: 20 * time.Millisecond})
+	sw, link, sc, rc := rig.sw, rig.link, rig.sc, rig.rc
 
 	cfg := Config{Session: 42, Window: 8, Seed: 5}
 	recv, err := NewReceiver(cfg, rc)
@@ -132,6 +78,76 @@ func TestTwoPathsOverVeth(t *testing.T) {
 	if rs.PathPackets[1] == 0 || rs.PathPackets[2] == 0 || rs.Rejected != 0 {
 		t.Errorf("receiver by path id: %v, rejected %d", rs.PathPackets, rs.Rejected)
 	}
+}
+
+// vethRig is namespace A (the sender, socket sc, link) → namespace S (a relay that
+// delays each VID by its own delay) → namespace B (the receiver's socket rc).
+type vethRig struct {
+	sw     *relay
+	link   *TaggedLink
+	sc, rc *net.UDPConn
+}
+
+// newVethRig builds the rig; everything it made is removed when the test ends.
+func newVethRig(t *testing.T, delays map[uint16]time.Duration) *vethRig {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root (network namespaces)")
+	}
+	if _, err := exec.LookPath("ip"); err != nil {
+		t.Skip("needs iproute2")
+	}
+	tok := make([]byte, 3)
+	_, _ = rand.Read(tok)
+	name := "rl" + hex.EncodeToString(tok)
+	nsA, nsS, nsB := name+"a", name+"s", name+"b"
+	ip := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
+			t.Fatalf("ip %v: %v: %s", args, err, out)
+		}
+	}
+	for _, ns := range []string{nsA, nsS, nsB} {
+		ip("netns", "add", ns)
+		t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", ns).Run() })
+		ip("-n", ns, "link", "set", "lo", "up")
+	}
+	a0, sa, sb, b0 := name+"a0", name+"sa", name+"sb", name+"b0"
+	ip("link", "add", a0, "netns", nsA, "type", "veth", "peer", "name", sa, "netns", nsS)
+	ip("link", "add", b0, "netns", nsB, "type", "veth", "peer", "name", sb, "netns", nsS)
+	ip("-n", nsA, "addr", "add", "10.77.0.1/24", "dev", a0)
+	ip("-n", nsB, "addr", "add", "10.77.0.2/24", "dev", b0)
+	for _, x := range [][2]string{{nsA, a0}, {nsS, sa}, {nsS, sb}, {nsB, b0}} {
+		ip("-n", x[0], "link", "set", x[1], "up")
+	}
+
+	sw := startRelay(t, nsS, sa, sb, delays)
+	t.Cleanup(sw.stop)
+
+	src := netip.MustParseAddrPort("10.77.0.1:7001")
+	dst := netip.MustParseAddrPort("10.77.0.2:7000")
+	var rc, sc *net.UDPConn
+	var link *TaggedLink
+	inNetns(t, nsB, func() error {
+		var err error
+		rc, err = net.ListenUDP("udp4", net.UDPAddrFromAddrPort(dst))
+		if err == nil {
+			err = rc.SetReadBuffer(4 << 20)
+		}
+		return err
+	})
+	t.Cleanup(func() { rc.Close() })
+	inNetns(t, nsA, func() error {
+		var err error
+		if sc, err = net.ListenUDP("udp4", net.UDPAddrFromAddrPort(src)); err != nil {
+			return err
+		}
+		link, err = NewTaggedLink(a0, src, dst, nil, sc)
+		return err
+	})
+	t.Cleanup(func() { sc.Close() })
+	t.Cleanup(func() { link.Close() })
+	return &vethRig{sw: sw, link: link, sc: sc, rc: rc}
 }
 
 // inNetns runs f on a thread switched into namespace name (sockets made there stay there).
