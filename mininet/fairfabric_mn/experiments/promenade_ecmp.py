@@ -4,12 +4,11 @@ per-path rates, tagged by the shims, pinned in the switches: a session may use s
 `--routing ecmp` (each TCP flow takes the uplink the switches' CRC of its 5-tuple picks; the shims
 still cap each session at its total).
 
-The uplinks that leave the senders' part of the fabric are the bottleneck, and there are more
-sessions than uplinks can carry one each: three sessions from pod 0 of a k=4 fat-tree over its 4
-core uplinks (a quarter of the other links' rate); --quick runs 15 s instead of 30. The exact weighted-PF
-optimum gives each session a third of the uplinks' total, more than one uplink carries, so every
-session needs more than one path; with one path per flow (ECMP) at least two flows share an
-uplink (pigeonhole) and the aggregate falls short.
+The uplinks that leave the senders' part of the fabric are the bottleneck: three sessions from
+pod 0 of a k=4 fat-tree over its 4 core uplinks (a quarter of the other links' rate); --quick runs
+15 s instead of 30. The exact weighted-PF optimum gives each session a third of the uplinks'
+total, more than one uplink carries, so every session needs more than one path; with one path
+per flow (ECMP) no session can reach its share, and flows that hash onto the same uplink share it.
 
 Measured per session: iperf3's receiver goodput x 1514/1448 (frames on the wire) after OMIT_S s;
 per uplink: the bytes its sending interface transmitted (Linux counters of the switch's veth),
