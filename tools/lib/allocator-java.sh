@@ -8,7 +8,7 @@ ff_allocator_classpath() {
     local stale=1
     if [ -f "$stamp" ] && [ -f "$cpfile" ]; then
         stale=0
-        if [ -n "$(find "$root/apps/core/src/main" "$root/apps/controller/src/main" "$root/apps/core/pom.xml" \
+        if [ -n "$(find "$root/apps/core/src/main" "$root/apps/components/src/main" "$root/apps/controller/src/main" "$root/apps/core/pom.xml" \
                 "$root/apps/controller/pom.xml" "$root/pom.xml" -newer "$stamp" -print -quit 2>/dev/null)" ]; then
             stale=1
         fi
@@ -27,5 +27,5 @@ ff_allocator_classpath() {
         rm -f "$log"
         touch "$stamp"
     fi
-    echo "$root/apps/controller/target/classes:$root/apps/core/target/classes:$(cat "$cpfile")"
+    echo "$root/apps/controller/target/classes:$root/apps/components/target/classes:$root/apps/core/target/classes:$(cat "$cpfile")"
 }

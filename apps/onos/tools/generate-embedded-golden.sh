@@ -11,7 +11,7 @@ cp_file="$(mktemp)"
 trap 'rm -f "$cp_file"' EXIT
 echo "[golden] controller class path"
 (cd "$root" && mvn -q -o -pl apps/controller dependency:build-classpath -Dmdep.outputFile="$cp_file" >/dev/null)
-cp="$root/apps/core/target/classes:$root/apps/api/target/classes:$root/apps/controller/target/classes:$root/apps/onos/target/test-classes:$(cat "$cp_file")"
+cp="$root/apps/core/target/classes:$root/apps/api/target/classes:$root/apps/components/target/classes:$root/apps/controller/target/classes:$root/apps/onos/target/test-classes:$(cat "$cp_file")"
 out="$root/apps/onos/src/test/resources/golden/leafspine-4x4"
 echo "[golden] writing $out"
 java -cp "$cp" "$here/EmbeddedEntities.java" "$root/pipeconfs/p4/p4info.txt" \

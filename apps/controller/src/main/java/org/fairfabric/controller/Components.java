@@ -7,15 +7,12 @@ import org.fairfabric.controller.alloc.AllocationComponent;
 import org.fairfabric.controller.alloc.AllocationDataPlane;
 import org.fairfabric.controller.alloc.KafkaRatesSink;
 import org.fairfabric.controller.component.ControlBus;
-import org.fairfabric.controller.component.ControlEvent;
-import org.fairfabric.controller.failure.FailureComponent;
-import org.fairfabric.controller.forwarding.ForwardingComponent;
+import org.fairfabric.controller.failure.DeadPathsComponent;
 import org.fairfabric.controller.guarantee.GuaranteesComponent;
-import org.fairfabric.controller.probing.ProbingComponent;
 import org.fairfabric.controller.program.AllocationEntities;
-import org.fairfabric.controller.program.FabricEventHandler;
 import org.fairfabric.controller.program.FabricPlan;
 import org.fairfabric.controller.routing.RoutingGroupsComponent;
+import org.fairfabric.controller.wiring.FabricComponents;
 
 /** The controller's components (docs/architecture.md "Controller components"), registered on one bus. */
 final class Components {
@@ -40,27 +37,13 @@ final class Components {
             LOG.warn("the pipeline is not the fabric pipeline (pipeconfs/p4/fabric.p4): it is pushed, but no forwarding is programmed");
         }
         FabricPlan plan = p.fabricPipeline ? new FabricPlan(p.p4, Controller.CPU_PORT, Controller.QUEUE_DELTA) : null;
-        if (p.packets != null) {
-            bus.register(new ForwardingComponent(plan, p.topology, p.slices, p.packets,
-                    ip -> Controller.macOfIp(fabric, p.topology.configuration(), ip), forwardingKept(p, s.routing)));
-        }
-        RoutingGroupsComponent groups = null;
-        if (plan != null) {
-            groups = bus.register(new RoutingGroupsComponent(plan, p.slices, network, s.routing));
-            bus.register(new FailureComponent(p.topology, network, bus));
-            if (s.kafka != null) { // dead paths to the shims (contract C3)
-                bus.register(new org.fairfabric.controller.failure.DeadPathsComponent(network,
-                        new KafkaRatesSink(s.kafka, org.fairfabric.controller.failure.DeadPathsComponent.TOPIC,
-                                "fairfabric-controller-deadpaths", "dead paths"), System::currentTimeMillis));
-            }
-            bus.register(new ProbingComponent(p.topology, p.packets, s.echoIntervalMs));
-            FabricEventHandler reports = new FabricEventHandler(
-                    (e, receivedNanos) -> bus.post(new ControlEvent.MetricReported(e, receivedNanos)),
-                    (device, port, failed) -> bus.post(new ControlEvent.PortStateReported(device, port, failed)));
-            p.packets.addListener(reports::onPacket);
-        }
+        RoutingGroupsComponent groups = FabricComponents.register(bus, p.p4, plan, p.topology, p.slices, p.packets, network,
+                ip -> Controller.macOfIp(fabric, p.topology.configuration(), ip), s.routing,
+                plan != null && s.kafka != null ? new KafkaRatesSink(s.kafka, DeadPathsComponent.TOPIC,
+                        "fairfabric-controller-deadpaths", "dead paths") : null, s.echoIntervalMs).routingGroups;
         AllocationComponent allocation = bus.register(new AllocationComponent(fabric, network, events,
-                p.topology::configuration, p.p4, plan == null ? null : p.slices, s.kafka, bus, s.routing));
+                p.topology::configuration, p.p4, plan == null ? null : p.slices,
+                s.kafka == null ? null : new KafkaRatesSink(s.kafka, KafkaRatesSink.TOPIC), bus, s.routing));
         if (plan != null && AllocationEntities.supported(p.p4)) {
             bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices));
         }
@@ -69,16 +52,4 @@ final class Components {
         }
         return new Components(allocation, groups);
     }
-
-    /** ECMP routing leaves the pinned-path entries (path id to uplink) out of forwarding. */
-    private static java.util.function.Predicate<p4.v1.P4RuntimeOuterClass.Entity> forwardingKept(Platform p,
-            org.fairfabric.controller.routing.RoutingMode mode) {
-        if (mode != org.fairfabric.controller.routing.RoutingMode.ECMP || !p.fabricPipeline) {
-            return e -> true;
-        }
-        int pinnedPath = p.p4.tableId(PINNED_PATH_TABLE);
-        return e -> !(e.hasTableEntry() && e.getTableEntry().getTableId() == pinnedPath);
-    }
-
-    static final String PINNED_PATH_TABLE = "FabricIngress.pinned_path.pinned_path";
 }

@@ -7,7 +7,7 @@ import java.util.List;
  * is true when the device was not connected: the updates are then part of the intended state and
  * reach the switch when it is reconciled.
  */
-public final class WriteResult {
+public final class WriteResult implements TimedWrite {
     public final List<UpdateResult> results;
     public final boolean deferred;
     /** When the write went through the device's queue and to the switch (null for results made elsewhere). */
@@ -21,6 +21,16 @@ public final class WriteResult {
         this.results = List.copyOf(results);
         this.deferred = deferred;
         this.timing = timing;
+    }
+
+    @Override
+    public WriteTiming timing() {
+        return timing;
+    }
+
+    @Override
+    public boolean deferred() {
+        return deferred;
     }
 
     public boolean allOk() {

@@ -12,6 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.dto.EventTypes;
+import org.fairfabric.controller.p4rt.P4InfoIndex;
+import org.fairfabric.controller.routing.RoutingMode;
 import org.fairfabric.core.model.Topology;
 import org.fairfabric.core.platform.DeviceProgramming;
 import org.fairfabric.core.platform.FabricTopology;
@@ -47,16 +49,20 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import p4.config.v1.P4InfoOuterClass.P4Info;
 import p4.v1.P4RuntimeOuterClass.Entity;
 
 /**
  * fairfabric's platform inside ONOS: builds the adapters ({@link OnosFabricTopology},
  * {@link OnosDeviceProgramming}, {@link OnosPackets}), runs for leadership of
- * {@value #LEADERSHIP_TOPIC}, and on the leader programs every registered {@link SliceProgram}
- * whenever ONOS's devices, links, hosts or network configuration or the tenants' hosts change (and
- * once when it becomes leader, which also removes what a former leader left stale). Followers
- * compute and write nothing; the flow rule and group stores are ONOS's, so they survive a change
- * of leader. All work runs on one thread of its own, never on ONOS's event threads.
+ * {@value #LEADERSHIP_TOPIC}. On the leader it runs the controller's components
+ * ({@link ComponentsRunner}: forwarding, routing groups, failure handling, probing — the embedded
+ * controller's graph), tells them the fabric's model whenever ONOS's devices, links, hosts or
+ * network configuration or the tenants' hosts change, and programs every registered
+ * {@link SliceProgram} then (and once when it becomes leader, which also removes what a former
+ * leader left stale). Losing leadership stops the components. Followers compute and write nothing;
+ * the flow rule and group stores are ONOS's, so they survive a change of leader. All work runs on
+ * one thread of its own, never on ONOS's event threads.
  */
 @Component(immediate = true, service = FabricPlatform.class)
 public class FabricPlatformComponent implements FabricPlatform {
@@ -102,6 +108,9 @@ public class FabricPlatformComponent implements FabricPlatform {
     private OnosDeviceProgramming programming;
     private OnosPackets packets;
     private PacketProcessor processor;
+    private P4InfoIndex p4;
+    /** The components while this node leads; only the worker thread touches it. */
+    private ComponentsRunner runner;
     private NodeId localNode;
     private volatile boolean leader;
     private volatile boolean active;
@@ -112,8 +121,10 @@ public class FabricPlatformComponent implements FabricPlatform {
         localNode = clusterService.getLocalNode().id();
         topology = new OnosFabricTopology(deviceService, linkService, hostService, netcfgService,
                 () -> fairfabric.fabric().allHosts());
+        P4Info p4info = P4InfoNames.pipeconfP4Info();
+        p4 = new P4InfoIndex(p4info);
         programming = new OnosDeviceProgramming(coreService, deviceService, flowRuleService, groupService,
-                new EntityTranslator(P4InfoNames.ofPipeconf()));
+                new EntityTranslator(new P4InfoNames(p4info)));
         packets = new OnosPackets(packetService, deviceService);
         processor = packets;
         packetService.addProcessor(processor, PacketProcessor.director(2));
@@ -140,6 +151,7 @@ public class FabricPlatformComponent implements FabricPlatform {
         linkService.removeListener(linkListener);
         deviceService.removeListener(deviceListener);
         packetService.removeProcessor(processor);
+        worker.execute(this::stopComponents);
         worker.shutdown();
         try {
             worker.awaitTermination(5, TimeUnit.SECONDS);
@@ -192,8 +204,8 @@ public class FabricPlatformComponent implements FabricPlatform {
         }
         boolean was = leader;
         setLeader(localNode.equals(e.subject().leaderNodeId()));
-        if (leader && !was) {
-            reprogram();
+        if (leader != was) {
+            reprogram(); // the new leader starts the components and programs; a former one stops them
         }
     }
 
@@ -229,10 +241,40 @@ public class FabricPlatformComponent implements FabricPlatform {
         worker.submit(() -> { }).get(10, TimeUnit.SECONDS);
     }
 
+    /** How many listeners hear the packet-ins (tests). */
+    int packetListeners() {
+        return packets.listenerCount();
+    }
+
+    /** Whether this node runs the components now (tests). */
+    boolean componentsRunning() throws Exception {
+        return worker.submit(() -> runner != null).get(10, TimeUnit.SECONDS);
+    }
+
+    /** The components while this node leads, else null (tests; read on the worker thread). */
+    ComponentsRunner runner() throws Exception {
+        return worker.submit(() -> runner).get(10, TimeUnit.SECONDS);
+    }
+
     private void programAll() {
         Topology topo = topology.refresh();
-        if (!leader || topo == null) {
+        if (!leader) {
+            stopComponents();
             return;
+        }
+        if (topo == null) {
+            return;
+        }
+        if (runner == null) {
+            try {
+                runner = new ComponentsRunner(p4, topology, devices(), packets, fairfabric.network(), RoutingMode.PINNED);
+                LOG.info("{} runs the components", localNode);
+            } catch (RuntimeException e) {
+                LOG.error("the components did not start (slice programs still run): {}", e.toString());
+            }
+        }
+        if (runner != null) {
+            runner.topology(topo);
         }
         for (SliceProgram p : programs) {
             try {
@@ -250,6 +292,14 @@ public class FabricPlatformComponent implements FabricPlatform {
             } catch (RuntimeException e) {
                 LOG.warn("slice {} not programmed: {}", p.slice(), e.getMessage());
             }
+        }
+    }
+
+    private void stopComponents() {
+        if (runner != null) {
+            runner.close();
+            runner = null;
+            LOG.info("{} stopped its components", localNode);
         }
     }
 }

@@ -43,6 +43,16 @@ public final class OnosPackets implements PacketService, PacketProcessor {
         listeners.add(listener);
     }
 
+    /** How many listeners hear packet-ins (tests). */
+    int listenerCount() {
+        return listeners.size();
+    }
+
+    /** Stops delivering packet-ins to {@code listener} (the components of a node that stopped leading). */
+    public void removeListener(PacketListener listener) {
+        listeners.remove(listener);
+    }
+
     /**
      * Sends {@code frame} out of port {@code egress_port} of the switch; false when ONOS does not
      * have the switch available. Refuses header fields it cannot express (do_forward other than 0).

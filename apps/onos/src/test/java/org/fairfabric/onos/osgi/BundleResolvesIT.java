@@ -96,6 +96,19 @@ class BundleResolvesIT {
         assertNotNull(felix.context().getServiceReference("org.fairfabric.onos.fabric.FairfabricService"));
         assertNotNull(felix.context().getServiceReference("org.fairfabric.onos.platform.FabricPlatform"),
                 "the platform boundary (topology, PI programming, packet processor) is up");
+
+        // the node leads (stub LeadershipService): the controller's components start inside the bundle
+        Object platform = felix.context().getService(felix.context().getServiceReference("org.fairfabric.onos.platform.FabricPlatform"));
+        java.lang.reflect.Method running = platform.getClass().getDeclaredMethod("componentsRunning");
+        running.setAccessible(true);
+        boolean started = false;
+        for (int i = 0; i < 100 && !started; i++) {
+            started = (Boolean) running.invoke(platform);
+            if (!started) {
+                Thread.sleep(100);
+            }
+        }
+        assertTrue(started, "the leader runs the components (forwarding, routing groups, failure, probing) in the bundle");
     }
 
     @Test

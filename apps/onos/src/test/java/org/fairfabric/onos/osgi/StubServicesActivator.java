@@ -6,6 +6,8 @@ import org.onlab.packet.IpAddress;
 import org.onosproject.cluster.ClusterServiceAdapter;
 import org.onosproject.cluster.ControllerNode;
 import org.onosproject.cluster.DefaultControllerNode;
+import org.onosproject.cluster.Leader;
+import org.onosproject.cluster.Leadership;
 import org.onosproject.cluster.LeadershipServiceAdapter;
 import org.onosproject.cluster.NodeId;
 import org.onosproject.core.ApplicationId;
@@ -49,6 +51,8 @@ public final class StubServicesActivator implements BundleActivator {
             "org.onosproject.cluster.LeadershipService",
             "org.onosproject.cluster.ClusterService");
 
+    static final NodeId NODE = new NodeId("felix");
+
     private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
 
     @Override
@@ -80,11 +84,17 @@ public final class StubServicesActivator implements BundleActivator {
         registrations.add(context.registerService(SERVICES.get(8), new FlowRuleServiceAdapter(), null));
         registrations.add(context.registerService(SERVICES.get(9), new GroupServiceAdapter(), null));
         registrations.add(context.registerService(SERVICES.get(10), new PacketServiceAdapter(), null));
-        registrations.add(context.registerService(SERVICES.get(11), new LeadershipServiceAdapter(), null));
+        // this node leads, so the platform runs the controller's components inside the framework
+        registrations.add(context.registerService(SERVICES.get(11), new LeadershipServiceAdapter() {
+            @Override
+            public Leadership runForLeadership(String topic) {
+                return new Leadership(topic, new Leader(NODE, 1, 1), List.of(NODE));
+            }
+        }, null));
         registrations.add(context.registerService(SERVICES.get(12), new ClusterServiceAdapter() {
             @Override
             public ControllerNode getLocalNode() {
-                return new DefaultControllerNode(new NodeId("felix"), IpAddress.valueOf("127.0.0.1"));
+                return new DefaultControllerNode(NODE, IpAddress.valueOf("127.0.0.1"));
             }
         }, null));
     }

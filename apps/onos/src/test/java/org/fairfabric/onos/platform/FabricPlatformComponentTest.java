@@ -12,6 +12,11 @@ import java.util.TreeMap;
 import org.fairfabric.api.dto.HostDto;
 import org.fairfabric.api.dto.LocationDto;
 import org.fairfabric.api.dto.TenantDto;
+import org.fairfabric.controller.forwarding.ForwardingComponent;
+import org.fairfabric.controller.p4rt.P4InfoIndex;
+import org.fairfabric.controller.program.FabricPlan;
+import org.fairfabric.controller.routing.RoutingGroupsComponent;
+import org.fairfabric.core.service.RoutingGroupService;
 import org.fairfabric.core.model.Topology;
 import org.fairfabric.core.platform.FabricTopology;
 import org.fairfabric.onos.fabric.FabricComponent;
@@ -162,12 +167,52 @@ class FabricPlatformComponentTest {
         }
     }
 
+    /** The entries of the test's "routes" slice on {@code device} (the components write slices of their own). */
     int routesOn(String device) {
-        int n = 0;
-        for (org.onosproject.net.flow.FlowEntry e : flows.getFlowEntries(DeviceId.deviceId(device))) {
-            n++;
+        return flows.rules(DeviceId.deviceId(device), sliceApp("routes")).size();
+    }
+
+    ApplicationId sliceApp(String slice) {
+        return platform.coreService.registerApplication(OnosDeviceProgramming.SLICE_APP_PREFIX + slice);
+    }
+
+    /** The forwarding slice's flow rules on every switch. */
+    Map<String, List<org.onosproject.net.flow.FlowRule>> forwardingRules() {
+        Map<String, List<org.onosproject.net.flow.FlowRule>> out = new TreeMap<>();
+        for (String d : List.of("device:leaf1", "device:leaf2", "device:spine1")) {
+            out.put(d, flows.rules(DeviceId.deviceId(d), sliceApp(ForwardingComponent.SLICE)));
         }
-        return n;
+        return out;
+    }
+
+    /** What the embedded controller's forwarding writes for the same model, as flow rules. */
+    Map<String, List<org.onosproject.net.flow.FlowRule>> embeddedForwarding(Topology topo) {
+        FabricPlan plan = new FabricPlan(new P4InfoIndex(P4InfoNames.pipeconfP4Info()), ComponentsRunner.CPU_PORT,
+                ComponentsRunner.QUEUE_DELTA);
+        EntityTranslator translator = new EntityTranslator(P4InfoNames.ofPipeconf());
+        Map<String, List<org.onosproject.net.flow.FlowRule>> out = new TreeMap<>();
+        for (String d : List.of("device:leaf1", "device:leaf2", "device:spine1")) {
+            out.put(d, translator.translate(DeviceId.deviceId(d), sliceApp(ForwardingComponent.SLICE),
+                    plan.entitiesOf(topo, d, platform.topology()::routerMac, null)).rules());
+        }
+        return out;
+    }
+
+    static void assertSameRules(List<org.onosproject.net.flow.FlowRule> expected, List<org.onosproject.net.flow.FlowRule> actual,
+                                String device) {
+        assertEquals(expected.size(), actual.size(), device + ": " + actual);
+        for (org.onosproject.net.flow.FlowRule e : expected) {
+            assertTrue(actual.stream().anyMatch(a -> a.exactMatch(e)), device + " lacks " + e);
+        }
+    }
+
+    void awaitComponents() throws Exception {
+        platform.awaitIdle();
+        ComponentsRunner r = platform.runner();
+        if (r != null) {
+            r.sync();
+        }
+        platform.awaitIdle();
     }
 
     @Test
@@ -236,6 +281,109 @@ class FabricPlatformComponentTest {
     }
 
     @Test
+    void theLeaderRunsTheComponentsAndWritesWhatTheEmbeddedForwardingWrites() throws Exception {
+        hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
+        start(ME);
+        awaitComponents();
+        assertTrue(platform.componentsRunning());
+        Topology topo = platform.topology().topology();
+        assertEquals(1, topo.hosts().size());
+        Map<String, List<org.onosproject.net.flow.FlowRule>> written = forwardingRules();
+        Map<String, List<org.onosproject.net.flow.FlowRule>> expected = embeddedForwarding(topo);
+        for (String d : expected.keySet()) {
+            assertFalse(expected.get(d).isEmpty(), d);
+            assertSameRules(expected.get(d), written.get(d), d);
+        }
+
+        // a tenant's VM declared through the fabric service: its leaf gets its route
+        int before = written.get("device:leaf2").size();
+        fairfabric.fabric().createTenant(new TenantDto("t1", "tenant one", 1.0, 0L));
+        fairfabric.fabric().addHost(new HostDto("vm2", "t1", "10.0.2.1", "00:00:00:00:00:02", new LocationDto("device:leaf2", 2)));
+        awaitComponents();
+        Topology withVm = platform.topology().topology();
+        assertEquals(2, withVm.hosts().size());
+        written = forwardingRules();
+        assertTrue(written.get("device:leaf2").size() > before, "the VM's leaf has more forwarding entries");
+        expected = embeddedForwarding(withVm);
+        for (String d : expected.keySet()) {
+            assertSameRules(expected.get(d), written.get(d), d);
+        }
+        assertTrue(platform.packetListeners() > 0, "the components hear packet-ins (ARP, P4TE reports, probes)");
+    }
+
+    @Test
+    void theLeadersRoutingGroupsAreTheEmbeddedOnes() throws Exception {
+        hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
+        start(ME);
+        awaitComponents();
+        Topology topo = platform.topology().topology();
+        // what the embedded routing-groups component writes for a fresh configuration
+        java.util.Map<org.fairfabric.core.routing.Metric, Integer> levels = new java.util.EnumMap<>(org.fairfabric.core.routing.Metric.class);
+        for (org.fairfabric.core.routing.Metric m : org.fairfabric.core.routing.Metric.values()) {
+            levels.put(m, RoutingGroupsComponent.GROUP_LEVELS);
+        }
+        RoutingGroupService service = new RoutingGroupService(levels);
+        service.install(topo);
+        FabricPlan plan = new FabricPlan(new P4InfoIndex(P4InfoNames.pipeconfP4Info()), ComponentsRunner.CPU_PORT,
+                ComponentsRunner.QUEUE_DELTA);
+        EntityTranslator translator = new EntityTranslator(P4InfoNames.ofPipeconf());
+        ApplicationId app = sliceApp(RoutingGroupsComponent.SLICE);
+        assertEquals(List.of("device:leaf1", "device:leaf2"), service.devices().stream().sorted().collect(java.util.stream.Collectors.toList()));
+        for (String d : service.devices()) {
+            PiEntities expected = translator.translate(DeviceId.deviceId(d), app,
+                    plan.upwardEntitiesOf(topo, d, service.membership(d), java.util.Set.of()));
+            assertFalse(expected.groups().isEmpty(), d + " has routing groups");
+            assertSameRules(expected.rules(), flows.rules(DeviceId.deviceId(d), app), d);
+            List<org.onosproject.net.group.Group> written = new ArrayList<>();
+            groups.getGroups(DeviceId.deviceId(d), app).forEach(written::add);
+            assertEquals(expected.groups().size(), written.size(), d + ": " + written);
+            for (org.onosproject.net.group.GroupDescription g : expected.groups()) {
+                assertTrue(written.stream().anyMatch(w -> w.appCookie().equals(g.appCookie()) && w.buckets().equals(g.buckets())
+                        && w.type() == g.type()), d + " lacks group " + g);
+            }
+        }
+        assertEquals(List.of(), flows.rules(DeviceId.deviceId("device:spine1"), app), "a spine has no routing groups");
+    }
+
+    @Test
+    void aFollowerRunsNoComponents() throws Exception {
+        hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
+        start(OTHER);
+        awaitComponents();
+        assertFalse(platform.componentsRunning());
+        assertEquals(0, platform.packetListeners());
+        assertEquals(0, flows.entries.size());
+    }
+
+    @Test
+    void losingLeadershipStopsTheComponentsAndRegainingItStartsThemAgain() throws Exception {
+        hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
+        start(ME);
+        awaitComponents();
+        assertTrue(platform.componentsRunning());
+        int listeners = platform.packetListeners();
+        int forwarding = forwardingRules().get("device:leaf1").size();
+        assertTrue(forwarding > 0);
+
+        leaderships.elect(OTHER);
+        awaitComponents();
+        assertFalse(platform.componentsRunning());
+        assertEquals(0, platform.packetListeners(), "the stopped components no longer hear packet-ins");
+        hosts.add("h4", "00:00:00:00:00:04", "10.0.4.1", "device:leaf2", 1);
+        int leaf2 = forwardingRules().get("device:leaf2").size();
+        platform.reprogram();
+        awaitComponents();
+        assertEquals(leaf2, forwardingRules().get("device:leaf2").size(), "a former leader writes nothing");
+
+        leaderships.elect(ME);
+        awaitComponents();
+        assertTrue(platform.componentsRunning());
+        assertEquals(listeners, platform.packetListeners(), "one set of components, not two");
+        assertSameRules(embeddedForwarding(platform.topology().topology()).get("device:leaf2"),
+                forwardingRules().get("device:leaf2"), "device:leaf2");
+    }
+
+    @Test
     void deactivationWithdrawsAndUnregisters() throws Exception {
         start(ME);
         platform.deactivate();
@@ -243,6 +391,7 @@ class FabricPlatformComponentTest {
                 leaderships.calls);
         assertEquals(List.of(), processors);
         assertEquals(List.of(), leaderships.listeners);
+        assertEquals(0, platform.packetListeners(), "the components stopped with the platform");
         platform = null;
         TestFabric.stop(fairfabric);
     }

@@ -28,10 +28,46 @@ public final class DeadPaths {
      * One session's dead path ids (ascending) and its paths that are up (path-id order, at most
      * {@link #MAX_ALIVE}): where the shim moves the session when no path of its table survives.
      */
-    public record SessionPaths(List<Integer> dead, List<Integer> alive) {
-        public SessionPaths {
+    public static final class SessionPaths {
+        private final List<Integer> dead;
+        private final List<Integer> alive;
+
+        public SessionPaths(List<Integer> dead, List<Integer> alive) {
             dead = List.copyOf(dead);
             alive = List.copyOf(alive);
+            this.dead = dead;
+            this.alive = alive;
+        }
+
+        public List<Integer> dead() {
+            return dead;
+        }
+
+        public List<Integer> alive() {
+            return alive;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof SessionPaths)) {
+                return false;
+            }
+            SessionPaths other = (SessionPaths) o;
+            return java.util.Objects.equals(dead, other.dead)
+                    && java.util.Objects.equals(alive, other.alive);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(dead, alive);
+        }
+
+        @Override
+        public String toString() {
+            return "SessionPaths[dead=" + dead + ", alive=" + alive + "]";
         }
     }
 

@@ -42,7 +42,45 @@ public final class AqPlanner {
     static final double RATE_SLACK = 1e-3;
 
     /** One wanted AQ: a host and a direction. */
-    record Key(String host, boolean outbound) {
+    static final class Key {
+        private final String host;
+        private final boolean outbound;
+
+        Key(String host, boolean outbound) {
+            this.host = host;
+            this.outbound = outbound;
+        }
+
+        public String host() {
+            return host;
+        }
+
+        public boolean outbound() {
+            return outbound;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof Key)) {
+                return false;
+            }
+            Key other = (Key) o;
+            return java.util.Objects.equals(host, other.host)
+                    && outbound == other.outbound;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(host, outbound);
+        }
+
+        @Override
+        public String toString() {
+            return "Key[host=" + host + ", outbound=" + outbound + "]";
+        }
     }
 
     private final AqAdmission admission;
@@ -115,7 +153,59 @@ public final class AqPlanner {
     }
 
     /** An AQ in force: the host it serves, the host's address, its direction, and the grant. */
-    public record PlacedAq(String host, String ip, boolean outbound, AqGrant grant) {
+    public static final class PlacedAq {
+        private final String host;
+        private final String ip;
+        private final boolean outbound;
+        private final AqGrant grant;
+
+        public PlacedAq(String host, String ip, boolean outbound, AqGrant grant) {
+            this.host = host;
+            this.ip = ip;
+            this.outbound = outbound;
+            this.grant = grant;
+        }
+
+        public String host() {
+            return host;
+        }
+
+        public String ip() {
+            return ip;
+        }
+
+        public boolean outbound() {
+            return outbound;
+        }
+
+        public AqGrant grant() {
+            return grant;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (!(o instanceof PlacedAq)) {
+                return false;
+            }
+            PlacedAq other = (PlacedAq) o;
+            return java.util.Objects.equals(host, other.host)
+                    && java.util.Objects.equals(ip, other.ip)
+                    && outbound == other.outbound
+                    && java.util.Objects.equals(grant, other.grant);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(host, ip, outbound, grant);
+        }
+
+        @Override
+        public String toString() {
+            return "PlacedAq[host=" + host + ", ip=" + ip + ", outbound=" + outbound + ", grant=" + grant + "]";
+        }
     }
 
     private AqPosition position(Key k) {

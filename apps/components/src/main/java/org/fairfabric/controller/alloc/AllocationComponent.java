@@ -39,18 +39,19 @@ public final class AllocationComponent extends Component {
     public static final double TOLERANCE = 1e-6;
 
     private final AllocationLoop loop;
-    private final KafkaRatesSink kafka;
+    private final RatesSink ratesSink;
     private final RatesPublisher rates;
     private final DeviceSlices<Entity> slice;
 
     /**
      * @param p4             the pipeline (null: none, so no switch entries)
      * @param devices        where the switch entries go; null without the fabric pipeline
-     * @param kafkaBootstrap null: no rates tables are published
+     * @param ratesSink      where the shims' rates tables go (the controller: Kafka's ff.ctl.rates.v1);
+     *                       null: none are published. Closed with the component if it is AutoCloseable.
      */
     public AllocationComponent(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
-                               P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, String kafkaBootstrap, ControlBus bus) {
-        this(fabric, network, events, config, p4, devices, kafkaBootstrap, bus, RoutingMode.PINNED);
+                               P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, RatesSink ratesSink, ControlBus bus) {
+        this(fabric, network, events, config, p4, devices, ratesSink, bus, RoutingMode.PINNED);
     }
 
     /**
@@ -58,12 +59,12 @@ public final class AllocationComponent extends Component {
      *                the switches, and each session's total on one untagged path in the shims' tables
      */
     public AllocationComponent(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
-                               P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, String kafkaBootstrap, ControlBus bus,
+                               P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, RatesSink ratesSink, ControlBus bus,
                                RoutingMode routing) {
         super("allocation");
         boolean pinned = routing == RoutingMode.PINNED;
-        kafka = kafkaBootstrap == null ? null : new KafkaRatesSink(kafkaBootstrap, KafkaRatesSink.TOPIC);
-        rates = kafka == null ? null : new RatesPublisher(kafka, System::currentTimeMillis, pinned);
+        this.ratesSink = ratesSink;
+        rates = ratesSink == null ? null : new RatesPublisher(ratesSink, System::currentTimeMillis, pinned);
         boolean entries = pinned && devices != null && p4 != null && AllocationEntities.supported(p4);
         slice = entries ? new DeviceSlices<>(SLICE, devices) : null;
         AllocationApplier applier = new AllocationApplier(network, events,
@@ -118,7 +119,7 @@ public final class AllocationComponent extends Component {
 
     @Override
     protected void handle(ControlEvent e) {
-        if (e instanceof ControlEvent.TopologyChanged t && t.configurationReplaced() && slice != null) {
+        if (e instanceof ControlEvent.TopologyChanged && ((ControlEvent.TopologyChanged) e).configurationReplaced() && slice != null) {
             slice.restore(); // the new fleet starts without it; the round below brings it up to date
         }
         loop.changed(e.toString());
@@ -128,7 +129,7 @@ public final class AllocationComponent extends Component {
         return loop;
     }
 
-    /** Tables published on ff.ctl.rates.v1 so far (0 without Kafka). */
+    /** Tables published on ff.ctl.rates.v1 so far (0 without a rates sink). */
     public long ratesPublished() {
         return rates == null ? 0 : rates.published();
     }
@@ -136,8 +137,12 @@ public final class AllocationComponent extends Component {
     @Override
     protected void stop() {
         loop.close();
-        if (kafka != null) {
-            kafka.close();
+        if (ratesSink instanceof AutoCloseable) {
+            try {
+                ((AutoCloseable) ratesSink).close();
+            } catch (Exception ex) {
+                org.slf4j.LoggerFactory.getLogger(AllocationComponent.class).warn("closing the rates sink: {}", ex.toString());
+            }
         }
     }
 }

@@ -47,8 +47,8 @@ public final class DeadPathsComponent extends Component {
 
     @Override
     protected void handle(ControlEvent e) {
-        if (e instanceof ControlEvent.Allocated a) {
-            last = a.result();
+        if (e instanceof ControlEvent.Allocated) {
+            last = ((ControlEvent.Allocated) e).result();
         }
         if (last == null) {
             return;
@@ -72,9 +72,9 @@ public final class DeadPathsComponent extends Component {
 
     @Override
     protected void stop() {
-        if (sink instanceof AutoCloseable c) {
+        if (sink instanceof AutoCloseable) {
             try {
-                c.close();
+                ((AutoCloseable) sink).close();
             } catch (Exception ex) {
                 LOG.warn("closing the dead-paths sink: {}", ex.toString());
             }

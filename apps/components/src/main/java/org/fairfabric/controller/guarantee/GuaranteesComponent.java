@@ -30,13 +30,13 @@ public final class GuaranteesComponent extends Component {
     @Override
     protected boolean hears(ControlEvent e) {
         return e instanceof ControlEvent.Allocated
-                || (e instanceof ControlEvent.TopologyChanged t && t.configurationReplaced());
+                || (e instanceof ControlEvent.TopologyChanged && ((ControlEvent.TopologyChanged) e).configurationReplaced());
     }
 
     @Override
     protected void handle(ControlEvent e) {
-        if (e instanceof ControlEvent.Allocated a) {
-            slice.replace(dataPlane.aqEntities(aqs.apply(a.result())));
+        if (e instanceof ControlEvent.Allocated) {
+            slice.replace(dataPlane.aqEntities(aqs.apply(((ControlEvent.Allocated) e).result())));
         } else {
             slice.restore();
         }

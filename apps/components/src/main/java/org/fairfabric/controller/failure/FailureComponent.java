@@ -35,7 +35,7 @@ public final class FailureComponent extends Component {
     @Override
     protected boolean hears(ControlEvent e) {
         return e instanceof ControlEvent.PortStateReported
-                || (e instanceof ControlEvent.TopologyChanged t && t.configurationReplaced());
+                || (e instanceof ControlEvent.TopologyChanged && ((ControlEvent.TopologyChanged) e).configurationReplaced());
     }
 
     @Override

@@ -14,10 +14,46 @@ import org.fairfabric.core.model.Path;
  * @param iterations  interior-point iterations (0 when there was nothing to solve)
  * @param relativeGap the allocator's certified relative duality gap (0 when there was nothing to solve)
  */
-public record AllocationResult(long round, String computedAt, List<SessionAllocation> sessions, int iterations,
-                               double relativeGap, AllocationModel model) {
-    public AllocationResult {
+public final class AllocationResult {
+    private final long round;
+    private final String computedAt;
+    private final List<SessionAllocation> sessions;
+    private final int iterations;
+    private final double relativeGap;
+    private final AllocationModel model;
+
+    public AllocationResult(long round, String computedAt, List<SessionAllocation> sessions, int iterations, double relativeGap, AllocationModel model) {
         sessions = List.copyOf(sessions);
+        this.round = round;
+        this.computedAt = computedAt;
+        this.sessions = sessions;
+        this.iterations = iterations;
+        this.relativeGap = relativeGap;
+        this.model = model;
+    }
+
+    public long round() {
+        return round;
+    }
+
+    public String computedAt() {
+        return computedAt;
+    }
+
+    public List<SessionAllocation> sessions() {
+        return sessions;
+    }
+
+    public int iterations() {
+        return iterations;
+    }
+
+    public double relativeGap() {
+        return relativeGap;
+    }
+
+    public AllocationModel model() {
+        return model;
     }
 
     /** Reads the allocator's answer back onto the model's sessions and paths, each session on its fewest paths ({@link FewestPaths}). */
@@ -43,5 +79,32 @@ public record AllocationResult(long round, String computedAt, List<SessionAlloca
         List<SessionAllocation> out = new ArrayList<>();
         model.unroutable().forEach(s -> out.add(new SessionAllocation(s, 0, List.of())));
         return new AllocationResult(round, computedAt, out, 0, 0, model);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof AllocationResult)) {
+            return false;
+        }
+        AllocationResult other = (AllocationResult) o;
+        return round == other.round
+                && java.util.Objects.equals(computedAt, other.computedAt)
+                && java.util.Objects.equals(sessions, other.sessions)
+                && iterations == other.iterations
+                && Double.compare(relativeGap, other.relativeGap) == 0
+                && java.util.Objects.equals(model, other.model);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(round, computedAt, sessions, iterations, relativeGap, model);
+    }
+
+    @Override
+    public String toString() {
+        return "AllocationResult[round=" + round + ", computedAt=" + computedAt + ", sessions=" + sessions + ", iterations=" + iterations + ", relativeGap=" + relativeGap + ", model=" + model + "]";
     }
 }

@@ -16,7 +16,7 @@ import org.fairfabric.api.dto.RoutingGroupDto;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.controller.component.Component;
 import org.fairfabric.controller.component.ControlEvent;
-import org.fairfabric.controller.p4rt.WriteResult;
+import org.fairfabric.controller.p4rt.TimedWrite;
 import org.fairfabric.controller.program.FabricPlan;
 import org.fairfabric.controller.program.LatencyRecorder;
 import org.fairfabric.controller.program.P4teLoopStages;
@@ -46,7 +46,7 @@ public final class RoutingGroupsComponent extends Component {
     public static final int GROUP_LEVELS = 3;
 
     private final FabricPlan plan;
-    private final DeviceProgramming<Entity, WriteResult> devices;
+    private final DeviceProgramming<Entity, ?> devices;
     private final NetworkView network;
     private final P4teLoopStages stages = new P4teLoopStages();
     private final LatencyRecorder handling = new LatencyRecorder();
@@ -57,7 +57,7 @@ public final class RoutingGroupsComponent extends Component {
     private Topology topo;
     private RoutingGroupService groups;
 
-    public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, WriteResult> devices, NetworkView network) {
+    public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, ?> devices, NetworkView network) {
         this(plan, devices, network, RoutingMode.PINNED);
     }
 
@@ -65,7 +65,7 @@ public final class RoutingGroupsComponent extends Component {
      * In {@link RoutingMode#ECMP} the groups stay as installed (every uplink in level 0 of every
      * metric: one hash group per switch) and metric events are ignored; link failures still change them.
      */
-    public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, WriteResult> devices, NetworkView network,
+    public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, ?> devices, NetworkView network,
                                   RoutingMode mode) {
         super("routing-groups");
         this.mode = mode;
@@ -77,11 +77,11 @@ public final class RoutingGroupsComponent extends Component {
     /** Metric events are queued here and taken in batches: one task per batch, not per event. */
     @Override
     protected boolean hears(ControlEvent e) {
-        if (e instanceof ControlEvent.MetricReported m) {
+        if (e instanceof ControlEvent.MetricReported) {
             if (mode == RoutingMode.ECMP) {
                 return false;
             }
-            inbox.add(m);
+            inbox.add((ControlEvent.MetricReported) e);
             return inboxTaken.compareAndSet(false, true);
         }
         return e instanceof ControlEvent.TopologyChanged || e instanceof ControlEvent.LinkStateChanged;
@@ -89,10 +89,10 @@ public final class RoutingGroupsComponent extends Component {
 
     @Override
     protected void handle(ControlEvent e) {
-        if (e instanceof ControlEvent.TopologyChanged t) {
-            topologyChanged(t);
-        } else if (e instanceof ControlEvent.LinkStateChanged l) {
-            linkStateChanged(l);
+        if (e instanceof ControlEvent.TopologyChanged) {
+            topologyChanged((ControlEvent.TopologyChanged) e);
+        } else if (e instanceof ControlEvent.LinkStateChanged) {
+            linkStateChanged((ControlEvent.LinkStateChanged) e);
         } else if (e instanceof ControlEvent.MetricReported) {
             takeMetricEvents();
         }
@@ -149,7 +149,7 @@ public final class RoutingGroupsComponent extends Component {
             }
         }
         long decided = System.nanoTime();
-        Map<String, CompletionStage<WriteResult>> writes = new HashMap<>();
+        Map<String, CompletionStage<?>> writes = new HashMap<>();
         Map<String, Long> handedOver = new HashMap<>();
         for (String d : changed) {
             writes.put(d, program(d));
@@ -162,8 +162,11 @@ public final class RoutingGroupsComponent extends Component {
             String d = r.event().deviceId();
             long handed = handedOver.get(d);
             writes.get(d).thenAccept(res -> {
-                if (res != null && res.timing != null && !res.deferred) {
-                    stages.record(r.receivedNanos(), taken, decided, handed, res.timing);
+                if (res instanceof TimedWrite) {
+                    TimedWrite w = (TimedWrite) res;
+                    if (w.timing() != null && !w.deferred()) {
+                        stages.record(r.receivedNanos(), taken, decided, handed, w.timing());
+                    }
                 }
             });
         }
@@ -179,7 +182,7 @@ public final class RoutingGroupsComponent extends Component {
         }
     }
 
-    private CompletionStage<WriteResult> program(String deviceId) {
+    private CompletionStage<?> program(String deviceId) {
         List<Entity> mine = groups.devices().contains(deviceId)
                 ? plan.upwardEntitiesOf(topo, deviceId, groups.membership(deviceId), failedPorts) : List.of();
         return devices.setSlice(SLICE, deviceId, mine);

@@ -1,0 +1,79 @@
+package org.fairfabric.controller.alloc;
+
+import java.util.List;
+import java.util.Set;
+import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.api.dto.SessionDto;
+import org.fairfabric.api.dto.TenantDto;
+import org.fairfabric.controller.netcfg.NetworkConfig;
+
+/**
+ * Everything one allocation round reads, taken at one moment: the network configuration (switches,
+ * cables with capacities, which hosts run the shim), the tenants with weights and guarantees, their
+ * hosts, the sessions, and the links that are down (core link ids {@code device/port->device/port}).
+ */
+public final class AllocationInputs {
+    private final NetworkConfig config;
+    private final List<TenantDto> tenants;
+    private final List<HostDto> hosts;
+    private final List<SessionDto> sessions;
+    private final Set<String> downLinks;
+
+    public AllocationInputs(NetworkConfig config, List<TenantDto> tenants, List<HostDto> hosts, List<SessionDto> sessions, Set<String> downLinks) {
+        tenants = List.copyOf(tenants);
+        hosts = List.copyOf(hosts);
+        sessions = List.copyOf(sessions);
+        downLinks = Set.copyOf(downLinks);
+        this.config = config;
+        this.tenants = tenants;
+        this.hosts = hosts;
+        this.sessions = sessions;
+        this.downLinks = downLinks;
+    }
+
+    public NetworkConfig config() {
+        return config;
+    }
+
+    public List<TenantDto> tenants() {
+        return tenants;
+    }
+
+    public List<HostDto> hosts() {
+        return hosts;
+    }
+
+    public List<SessionDto> sessions() {
+        return sessions;
+    }
+
+    public Set<String> downLinks() {
+        return downLinks;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof AllocationInputs)) {
+            return false;
+        }
+        AllocationInputs other = (AllocationInputs) o;
+        return java.util.Objects.equals(config, other.config)
+                && java.util.Objects.equals(tenants, other.tenants)
+                && java.util.Objects.equals(hosts, other.hosts)
+                && java.util.Objects.equals(sessions, other.sessions)
+                && java.util.Objects.equals(downLinks, other.downLinks);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(config, tenants, hosts, sessions, downLinks);
+    }
+
+    @Override
+    public String toString() {
+        return "AllocationInputs[config=" + config + ", tenants=" + tenants + ", hosts=" + hosts + ", sessions=" + sessions + ", downLinks=" + downLinks + "]";
+    }
+}

@@ -1,0 +1,129 @@
+package org.fairfabric.onos.platform;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.component.ControlBus;
+import org.fairfabric.controller.component.ControlEvent;
+import org.fairfabric.controller.p4rt.P4InfoIndex;
+import org.fairfabric.controller.program.FabricPlan;
+import org.fairfabric.controller.routing.RoutingMode;
+import org.fairfabric.controller.wiring.FabricComponents;
+import org.fairfabric.core.model.Host;
+import org.fairfabric.core.model.Link;
+import org.fairfabric.core.model.Topology;
+import org.fairfabric.core.platform.DeviceProgramming;
+import org.fairfabric.core.platform.FabricTopology;
+import org.fairfabric.core.platform.PacketListener;
+import org.fairfabric.core.platform.PacketService;
+import p4.v1.P4RuntimeOuterClass.Entity;
+
+/**
+ * The controller's components (apps/components) over this node's ONOS adapters, on a bus of their
+ * own: the graph the embedded controller registers ({@link FabricComponents}: forwarding with ARP,
+ * routing groups, failure handling, link probing, the P4TE/vFab reports). One runner lives while
+ * this node leads; {@link #close} stops its components and detaches them from the packet-ins.
+ */
+final class ComponentsRunner implements AutoCloseable {
+    /** The pipeline's CPU port and the AQ queue delta, as in the embedded controller (fabric.p4). */
+    static final int CPU_PORT = 255;
+    static final int QUEUE_DELTA = 10;
+    /** Link probing interval, the embedded controller's default. */
+    static final long ECHO_INTERVAL_MS = 250;
+
+    private final ControlBus bus = new ControlBus();
+    private final RunnerPackets packets;
+    private final FabricComponents components;
+    private Topology posted;
+
+    ComponentsRunner(P4InfoIndex p4, FabricTopology topology, DeviceProgramming<Entity, ?> devices, OnosPackets packets,
+                     NetworkView network, RoutingMode routing) {
+        this.packets = new RunnerPackets(packets);
+        FabricPlan plan = FabricPlan.isFabricPipeline(p4) ? new FabricPlan(p4, CPU_PORT, QUEUE_DELTA) : null;
+        components = FabricComponents.register(bus, p4, plan, topology, devices, this.packets, network,
+                ip -> macOfIp(topology.topology(), ip), routing, null, ECHO_INTERVAL_MS);
+    }
+
+    /**
+     * Tells the components the fabric's model. A changed set of switches or links is a new
+     * configuration to them (as a new network configuration is in embedded mode, where links do not
+     * come and go): routing groups are installed afresh over the links there are now.
+     */
+    void topology(Topology t) {
+        if (t == null || t == posted) {
+            return;
+        }
+        boolean replaced = posted == null || !posted.devices().keySet().equals(t.devices().keySet())
+                || !linkIds(posted).equals(linkIds(t));
+        posted = t;
+        bus.post(new ControlEvent.TopologyChanged(t, replaced));
+    }
+
+    private static Set<String> linkIds(Topology t) {
+        Set<String> ids = new HashSet<>();
+        for (Link l : t.links()) {
+            ids.add(l.id());
+        }
+        return ids;
+    }
+
+    /** Waits until every component has handled what was posted so far (tests). */
+    void sync() {
+        bus.sync();
+    }
+
+    /** The registered components (routing groups null when the pipeconf's P4Info is not the fabric pipeline's). */
+    FabricComponents components() {
+        return components;
+    }
+
+    @Override
+    public void close() {
+        packets.detach();
+        bus.close();
+    }
+
+    static Optional<String> macOfIp(Topology t, String ip) {
+        if (t == null) {
+            return Optional.empty();
+        }
+        for (Host h : t.hosts().values()) {
+            if (ip.equals(h.ip())) {
+                return Optional.of(h.mac());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The components' view of the packet I/O: their listeners are removed again when the runner closes. */
+    static final class RunnerPackets implements PacketService {
+        private final OnosPackets packets;
+        private final List<PacketListener> added = new CopyOnWriteArrayList<>();
+
+        RunnerPackets(OnosPackets packets) {
+            this.packets = packets;
+        }
+
+        @Override
+        public void addListener(PacketListener listener) {
+            added.add(listener);
+            packets.addListener(listener);
+        }
+
+        @Override
+        public boolean send(String deviceId, byte[] frame, Map<String, Long> metadata) {
+            return packets.send(deviceId, frame, metadata);
+        }
+
+        void detach() {
+            for (PacketListener l : added) {
+                packets.removeListener(l);
+            }
+            added.clear();
+        }
+    }
+}
