@@ -7,8 +7,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.controller.alloc.RatesSink;
 import org.fairfabric.controller.component.ControlBus;
 import org.fairfabric.controller.component.ControlEvent;
+import org.fairfabric.controller.failure.DeadPathsComponent;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
 import org.fairfabric.controller.program.FabricPlan;
 import org.fairfabric.controller.routing.RoutingMode;
@@ -27,6 +29,8 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * own: the graph the embedded controller registers ({@link FabricComponents}: forwarding with ARP,
  * routing groups, failure handling, link probing, the P4TE/vFab reports). One runner lives while
  * this node leads; {@link #close} stops its components and detaches them from the packet-ins.
+ * With Kafka the dead-path tables go to the shims on {@value DeadPathsComponent#TOPIC}; the sink is
+ * closed with its component.
  */
 final class ComponentsRunner implements AutoCloseable {
     /** The pipeline's CPU port and the AQ queue delta, as in the embedded controller (fabric.p4). */
@@ -40,12 +44,20 @@ final class ComponentsRunner implements AutoCloseable {
     private final FabricComponents components;
     private Topology posted;
 
+    /** Opens a sink on one Kafka topic of the configured brokers. */
+    interface KafkaSinks {
+        RatesSink open(String topic, String clientId, String what);
+    }
+
+    /** @param kafka the sinks to the shims; null: nothing is published */
     ComponentsRunner(P4InfoIndex p4, FabricTopology topology, DeviceProgramming<Entity, ?> devices, OnosPackets packets,
-                     NetworkView network, RoutingMode routing) {
+                     NetworkView network, RoutingMode routing, KafkaSinks kafka) {
         this.packets = new RunnerPackets(packets);
         FabricPlan plan = FabricPlan.isFabricPipeline(p4) ? new FabricPlan(p4, CPU_PORT, QUEUE_DELTA) : null;
+        RatesSink deadPaths = plan != null && kafka != null
+                ? kafka.open(DeadPathsComponent.TOPIC, "fairfabric-onos-deadpaths", "dead paths") : null;
         components = FabricComponents.register(bus, p4, plan, topology, devices, this.packets, network,
-                ip -> macOfIp(topology.topology(), ip), routing, null, ECHO_INTERVAL_MS);
+                ip -> macOfIp(topology.topology(), ip), routing, deadPaths, ECHO_INTERVAL_MS);
     }
 
     /**

@@ -120,6 +120,34 @@ class FabricPlatformComponentTest {
         }
     };
 
+    /** The component's properties at activation. */
+    final Map<String, Object> properties = new java.util.HashMap<>();
+    /** The Kafka sinks the platform opened: bootstrap, topic, then the sink. */
+    final List<RecordingSink> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** A sink that records what it is sent and whether it was closed. */
+    static final class RecordingSink implements org.fairfabric.controller.alloc.RatesSink, AutoCloseable {
+        final String bootstrap;
+        final String topic;
+        final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        volatile boolean closed;
+
+        RecordingSink(String bootstrap, String topic) {
+            this.bootstrap = bootstrap;
+            this.topic = topic;
+        }
+
+        @Override
+        public void send(String host, String json) {
+            sent.add(host + " " + json);
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
     void start(NodeId leader) {
         leaderships.leader = leader;
         fairfabric = fabric.start();
@@ -155,7 +183,12 @@ class FabricPlatformComponentTest {
             }
         };
         platform.fairfabric = fairfabric;
-        platform.activate();
+        platform.sinks = (bootstrap, topic, clientId, what) -> {
+            RecordingSink sink = new RecordingSink(bootstrap, topic);
+            opened.add(sink);
+            return sink;
+        };
+        platform.activate(properties);
         platform.bindSliceProgram(routes);
     }
 
@@ -394,5 +427,60 @@ class FabricPlatformComponentTest {
         assertEquals(0, platform.packetListeners(), "the components stopped with the platform");
         platform = null;
         TestFabric.stop(fairfabric);
+    }
+
+    @Test
+    void withKafkaConfiguredTheLeaderPublishesDeadPathsAndAFollowerOpensNothing() throws Exception {
+        properties.put(FabricPlatformComponent.KAFKA_BOOTSTRAP, " kafka1:9092,kafka2:9092 ");
+        start(ME);
+        awaitComponents();
+        assertEquals("kafka1:9092,kafka2:9092", platform.kafkaBootstrap());
+        assertEquals(1, opened.size(), "the leader opens the dead-path sink: " + opened);
+        RecordingSink deadPaths = opened.get(0);
+        assertEquals("kafka1:9092,kafka2:9092", deadPaths.bootstrap);
+        assertEquals(org.fairfabric.controller.failure.DeadPathsComponent.TOPIC, deadPaths.topic);
+        assertFalse(deadPaths.closed);
+
+        leaderships.elect(OTHER);
+        awaitComponents();
+        assertTrue(deadPaths.closed, "a follower publishes nothing: the sink closed with the components");
+        platform.reprogram();
+        awaitComponents();
+        assertEquals(1, opened.size(), "a follower opens no sink");
+
+        leaderships.elect(ME);
+        awaitComponents();
+        assertEquals(2, opened.size());
+        assertFalse(opened.get(1).closed);
+    }
+
+    @Test
+    void changingKafkaBootstrapRestartsTheSinksAndABadValueChangesNothing() throws Exception {
+        start(ME);
+        awaitComponents();
+        assertTrue(platform.componentsRunning());
+        assertNull(platform.kafkaBootstrap(), "empty by default: no Kafka");
+        assertEquals(List.of(), opened);
+
+        platform.modified(Map.of(FabricPlatformComponent.KAFKA_BOOTSTRAP, "kafka:9092"));
+        awaitComponents();
+        assertEquals(1, opened.size());
+        assertEquals("kafka:9092", opened.get(0).bootstrap);
+        assertTrue(platform.componentsRunning());
+
+        for (String bad : List.of("kafka", "kafka:port", "a b:9092", "kafka:9092,")) {
+            platform.modified(Map.of(FabricPlatformComponent.KAFKA_BOOTSTRAP, bad));
+            awaitComponents();
+            assertEquals("kafka:9092", platform.kafkaBootstrap(), bad);
+            assertEquals(1, opened.size(), bad + " restarted nothing");
+            assertFalse(opened.get(0).closed, bad);
+        }
+
+        platform.modified(Map.of(FabricPlatformComponent.KAFKA_BOOTSTRAP, ""));
+        awaitComponents();
+        assertNull(platform.kafkaBootstrap());
+        assertTrue(opened.get(0).closed);
+        assertEquals(1, opened.size());
+        assertTrue(platform.componentsRunning(), "the components run on without Kafka");
     }
 }
