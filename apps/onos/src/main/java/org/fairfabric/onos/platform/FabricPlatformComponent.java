@@ -73,9 +73,10 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * one thread of its own, never on ONOS's event threads.
  *
  * <p>With the {@value #KAFKA_BOOTSTRAP} property set (Kafka's {@code host:port[,host:port...]}), the
- * leader's components publish to Kafka as in embedded mode: the dead-path tables on
- * {@code ff.ctl.deadpaths.v1} (docs/kafka.md), through the embedded controller's
- * {@link KafkaRatesSink}. Empty (the default): nothing is published. Set it with
+ * leader also runs the allocator and publishes to Kafka as in embedded mode: rates tables on
+ * {@code ff.ctl.rates.v1} and dead-path tables on {@code ff.ctl.deadpaths.v1} (docs/kafka.md),
+ * through the embedded controller's {@link KafkaRatesSink}. Empty (the default): no allocator,
+ * nothing is published. Set it with
  * {@code cfg set org.fairfabric.onos.platform.FabricPlatformComponent kafkaBootstrap host:9092}.
  */
 @Component(immediate = true, service = FabricPlatform.class, property = {KAFKA_BOOTSTRAP_PROPERTY + ":String=" + KAFKA_BOOTSTRAP_DEFAULT})
@@ -134,7 +135,7 @@ public class FabricPlatformComponent implements FabricPlatform {
     private NodeId localNode;
     private volatile boolean leader;
     private volatile boolean active;
-    /** Kafka brokers (host:port[,host:port...]) the leader publishes dead-path tables to; empty: none. */
+    /** Kafka brokers (host:port[,host:port...]) the leader publishes rates and dead paths to; empty: none. */
     private volatile String kafkaBootstrap;
     /** Opens the leader's Kafka sinks (tests record instead). */
     SinkOpener sinks = KafkaRatesSink::new;
@@ -293,6 +294,18 @@ public class FabricPlatformComponent implements FabricPlatform {
     }
 
     private void fabricEvent(EventDto e) {
+        ExecutorService w = worker;
+        if (active && w != null && !w.isShutdown()) {
+            try {
+                w.execute(() -> {
+                    if (runner != null) {
+                        runner.provisioning(e);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException ex) {
+                LOG.debug("event after shutdown ignored");
+            }
+        }
         if (e.type.equals(EventTypes.HOST_ADDED) || e.type.equals(EventTypes.HOST_REMOVED)
                 || e.type.equals(EventTypes.TENANT_DELETED)) {
             reprogram();
@@ -345,8 +358,8 @@ public class FabricPlatformComponent implements FabricPlatform {
             try {
                 String kafka = kafkaBootstrap;
                 SinkOpener opener = sinks;
-                runner = new ComponentsRunner(p4, topology, devices(), packets, fairfabric.network(), RoutingMode.PINNED,
-                        kafka == null ? null : (topic, clientId, what) -> opener.open(kafka, topic, clientId, what));
+                runner = new ComponentsRunner(p4, topology, devices(), packets, fairfabric.fabric(), fairfabric.network(),
+                        topology::configuration, RoutingMode.PINNED, kafka == null ? null : (topic, clientId, what) -> opener.open(kafka, topic, clientId, what));
                 LOG.info("{} runs the components{}", localNode, kafka == null ? "" : ", publishing to Kafka at " + kafka);
             } catch (RuntimeException e) {
                 LOG.error("the components did not start (slice programs still run): {}", e.toString());
