@@ -270,9 +270,10 @@ func (a *Agent) reportUnpinned(now time.Time, table map[string]ratetable.Session
 			state = "active"
 		}
 		id := UnpinnedPrefix + r.dst.String()
+		packets, bytes := r.packets, r.bytes
 		a.prod.Publish(a.cfg.Topics.Sessions, a.cfg.Host+"/"+id, telemetry.SessionState{Schema: telemetry.Schema, Host: a.cfg.Host,
 			Seq: a.prod.NextSeq(a.cfg.Topics.Sessions), TsMs: now.UnixMilli(), Session: id,
-			Src: a.cfg.Addr.String(), Dst: r.dst.String(), State: state, Reason: r.reason})
+			Src: a.cfg.Addr.String(), Dst: r.dst.String(), State: state, Reason: r.reason, Packets: &packets, Bytes: &bytes})
 	}
 }
 

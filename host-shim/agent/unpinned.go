@@ -19,15 +19,19 @@ type unpinnedTracker struct {
 }
 
 type unpinnedActivity struct {
-	bytes  uint64 // the counter at the last period
-	active bool
-	idle   int
+	bytes   uint64 // the counters at the last period
+	packets uint64
+	active  bool
+	idle    int
 }
 
 type unpinnedReport struct {
 	dst    netip.Addr
 	active bool
 	reason string // "transition" | "refresh" | "removed"
+	// what went to dst in the last period (frames as the egress hook saw them): the
+	// monitor tells data from a stream of TCP acknowledgements by the mean size
+	packets, bytes uint64
 }
 
 func newUnpinnedTracker(idlePeriods int) unpinnedTracker {
@@ -44,13 +48,17 @@ func (u *unpinnedTracker) update(counters map[netip.Addr]datapath.SentCounters, 
 		c, ok := counters[dst]
 		if !ok {
 			if st.active {
-				out = append(out, unpinnedReport{dst, false, "removed"})
+				out = append(out, unpinnedReport{dst: dst, reason: "removed"})
 			}
 			delete(u.dsts, dst)
 			continue
 		}
 		sent := c.Bytes != st.bytes
-		st.bytes = c.Bytes
+		dBytes, dPackets := c.Bytes-st.bytes, c.Packets-st.packets
+		if c.Bytes < st.bytes || c.Packets < st.packets { // evicted and counted again in between
+			dBytes, dPackets = c.Bytes, c.Packets
+		}
+		st.bytes, st.packets = c.Bytes, c.Packets
 		if pinned[dst] {
 			st.active, st.idle = false, u.idlePeriods
 			continue
@@ -64,20 +72,20 @@ func (u *unpinnedTracker) update(counters map[netip.Addr]datapath.SentCounters, 
 		switch {
 		case active != st.active:
 			st.active = active
-			out = append(out, unpinnedReport{dst, active, "transition"})
+			out = append(out, unpinnedReport{dst, active, "transition", dPackets, dBytes})
 		case refresh && active:
-			out = append(out, unpinnedReport{dst, true, "refresh"})
+			out = append(out, unpinnedReport{dst, true, "refresh", dPackets, dBytes})
 		}
 	}
 	for dst, c := range counters {
 		if _, known := u.dsts[dst]; known || dst.IsMulticast() || dst == broadcast {
 			continue
 		}
-		st := &unpinnedActivity{bytes: c.Bytes, idle: u.idlePeriods}
+		st := &unpinnedActivity{bytes: c.Bytes, packets: c.Packets, idle: u.idlePeriods}
 		u.dsts[dst] = st
 		if !pinned[dst] && c.Bytes > 0 {
 			st.active, st.idle = true, 0
-			out = append(out, unpinnedReport{dst, true, "transition"})
+			out = append(out, unpinnedReport{dst, true, "transition", c.Packets, c.Bytes})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].dst.Less(out[j].dst) })

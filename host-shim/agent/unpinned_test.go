@@ -81,3 +81,33 @@ func TestUnpinnedDestinationsAreReportedLikeSessions(t *testing.T) {
 		})
 	}
 }
+
+func TestUnpinnedReportsCarryTheLastPeriodsPacketsAndBytes(t *testing.T) {
+	dst := netip.MustParseAddr("10.0.0.16")
+	u := newUnpinnedTracker(3)
+	steps := []struct {
+		packets, bytes uint64 // cumulative counters
+		refresh        bool
+		want           string
+	}{
+		{10, 15140, false, "active transition 10/15140"}, // first seen: everything so far
+		{110, 21740, true, "active refresh 100/6600"},    // ACKs only in this period: 66-byte frames
+		{110, 21740, false, ""},                          // idle
+		{110, 21740, false, ""},                          // idle
+		{110, 21740, false, "inactive transition 0/0"},   // three idle periods
+		{5, 7570, false, "active transition 5/7570"},     // evicted and counted again in between
+	}
+	for i, s := range steps {
+		var got []string
+		for _, r := range u.update(map[netip.Addr]datapath.SentCounters{dst: {Packets: s.packets, Bytes: s.bytes}}, nil, s.refresh) {
+			state := "inactive"
+			if r.active {
+				state = "active"
+			}
+			got = append(got, fmt.Sprintf("%s %s %d/%d", state, r.reason, r.packets, r.bytes))
+		}
+		if g := strings.Join(got, "; "); g != s.want {
+			t.Errorf("step %d: got %q, want %q", i, g, s.want)
+		}
+	}
+}

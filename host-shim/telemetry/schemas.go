@@ -46,6 +46,11 @@ type SessionState struct {
 	Dst     string `json:"dst"`
 	State   string `json:"state"`  // "active" | "inactive"
 	Reason  string `json:"reason"` // "transition" | "refresh" | "removed"
+	// Unpinned destinations only: what the host sent there in the last period
+	// (Ethernet frames as the egress hook sees them), so that the monitor can tell
+	// data from the acknowledgements of a TCP flow's reverse direction.
+	Packets *uint64 `json:"packets,omitempty"`
+	Bytes   *uint64 `json:"bytes,omitempty"`
 }
 
 // Stats is one host's achieved send rates and drop counters for one period.

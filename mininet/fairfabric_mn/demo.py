@@ -15,7 +15,6 @@ cleans everything up on exit or Ctrl-C. Node prefix: fd.
 """
 
 import argparse
-import json
 import os
 import select
 import signal
@@ -81,16 +80,6 @@ def declare_sessions(ctl, net, topo, timeout=15):
             a["sessionId"], src, dst, a["tenantId"], a["totalBps"] / 1e6,
             ", ".join("%d: %.1f" % (p["pathId"], p["rateBps"] / 1e6) for p in a["paths"])))
     return alloc
-
-
-def write_netcfg_with_shims(net, topo, path):
-    """The network configuration with every host marked as running the host shim."""
-    cfg = fabric.netcfg(net, topo)
-    for entry in cfg["hosts"].values():
-        entry["fairfabric"] = {"shim": True}
-    with open(path, "w") as f:
-        json.dump(cfg, f, indent=2, sort_keys=True)
-        f.write("\n")
 
 
 def show_tables(comp, shim, keep, reweight):
@@ -168,7 +157,7 @@ def main(argv=None):
         say("%d switches, %d hosts up in %.1f s" % (len(net.switches), len(net.hosts), time.time() - t0))
         cfg = os.path.join(workdir, "netcfg.json")
         if args.kafka:
-            write_netcfg_with_shims(net, topo, cfg)
+            fabric.write_netcfg(net, topo, cfg, shims=True)
             shims = ShimSet(net, kafka=args.kafka)
             say("a host shim on each of the %d hosts (rates from ff.ctl.rates.v1)" % len(shims.shims))
         else:

@@ -1,7 +1,7 @@
 """A live fabric for the web GUI's browser tests (apps/gui/tests), driven over stdin/stdout.
 
 Starts a k=4 fat-tree of p4switch instances in Mininet (node prefix fg, --bw Mbit/s per
-link) and the embedded controller on it, waits until every switch is programmed, then
+link), a host shim on every host when given --kafka, and the embedded controller on it, waits until every switch is programmed, then
 prints one JSON line {"url", "token", "hosts": {name: ip}} and answers one JSON command
 per line on stdin with one JSON line on stdout:
 
@@ -31,6 +31,7 @@ from mininet.log import setLogLevel
 
 from fairfabric_mn import fabric, runstate
 from fairfabric_mn.controller import ControllerProcess
+from fairfabric_mn.shim import ShimSet
 
 
 def reply(obj):
@@ -99,7 +100,10 @@ def main(argv=None):
     stoppers = []
     try:
         cfg = os.path.join(workdir, "netcfg.json")
-        fabric.write_netcfg(net, topo, cfg)
+        # with a broker, a host shim on every host: rates enforced at the edge, tenants' achieved rates measured
+        fabric.write_netcfg(net, topo, cfg, shims=bool(args.kafka))
+        if args.kafka:
+            stoppers.append(ShimSet(net, kafka=args.kafka).stop)
         ctl = ControllerProcess(workdir, cfg, kafka=args.kafka)
         ctl.start()
         runstate.extend(net, pids=[ctl.pid])

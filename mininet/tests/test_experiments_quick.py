@@ -66,3 +66,33 @@ def test_maxmin_refuses_multipath_sessions():
     with pytest.raises(ValueError, match="sessions\\[x\\]"):
         maxmin.weighted_maxmin({"links": [{"id": "a", "capacity": 1}],
                                 "sessions": [{"id": "x", "weight": 1, "paths": [["a"], ["a"]]}]})
+
+
+def test_jain_index():
+    from fairfabric_mn.experiments.fabric_run import jain_index
+    assert jain_index([1, 1, 1, 1]) == pytest.approx(1.0)
+    assert jain_index([1, 0, 0, 0]) == pytest.approx(0.25)
+    assert jain_index([0.95, 0, 0, 0.98]) == pytest.approx(0.4999, abs=1e-3)
+    assert jain_index([0, 0]) == 0.0
+
+
+def test_vfab_failover_reads_the_benchmark_lines():
+    # lines exactly as `./fairfabric bench failover` prints them (FailoverFabricTest's format)
+    from fairfabric_mn.experiments import vfab_failover
+    text = "\n".join([
+        "  fail-stop 1: spine 1 (path 1): declared 2807 ms, shim moved 2821 ms, re-allocated by 3681 ms, traffic restored 474 ms"
+        " (new allocation 6.00 Mbit/s) after the failure (load 10.81 13.63 19.43 2/549 32344)",
+        "  fail-stop, 1 failures: traffic restored p50 474 ms p99 474 ms; declared p50 2807 p99 2807 ms; shim moved p50 2821 p99 2821 ms;"
+        " re-allocated p50 3681 p99 3681 ms; other links declared failed so far: 0 (load 10.81 13.63 19.43 2/652 32685)",
+        "  gray 5 % 1: spine 2 (path 2): declared 10871 ms, shim moved 10886 ms, re-allocated by 11175 ms, traffic restored n/a"
+        " (loss, no outage) (new allocation 6.00 Mbit/s) after the failure (load 26.44 43.31 38.29 12/984 18658)",
+        "  gray 5 %, 1 failures: declared p50 10871 p99 10871 ms; shim moved (lossy link avoided) p50 10886 p99 10886 ms;"
+        " re-allocated p50 11175 p99 11175 ms; other links declared failed so far: 2 (load 52.91 34.53 32.41 51/1428 3871)"])
+    failures, false = vfab_failover.parse(text)
+    assert false == 2
+    assert failures == [
+        {"kind": "fail-stop", "n": 1, "spine": 1, "path": 1, "declared_ms": 2807, "moved_ms": 2821, "reallocated_ms": 3681,
+         "restored_ms": 474, "allocation_mbps": 6.0, "load": [10.81, 13.63, 19.43]},
+        {"kind": "gray", "n": 1, "spine": 2, "path": 2, "declared_ms": 10871, "moved_ms": 10886, "reallocated_ms": 11175,
+         "restored_ms": None, "allocation_mbps": 6.0, "load": [26.44, 43.31, 38.29]}]
+    assert vfab_failover.pct(list(range(1, 11)), 50) == 5 and vfab_failover.pct(list(range(1, 11)), 99) == 10

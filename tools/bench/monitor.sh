@@ -1,7 +1,8 @@
 # summary: the central monitor's end-to-end lag p50/p99 at 1k/10k/50k records/s beside a plain consumer pass-through; max sustained rate; memory
 # Sourced by ./fairfabric bench. Needs the broker of `./fairfabric kafka start` (started here
 # when it is not running, and stopped again). Options: --seconds N (per rate, default 8),
-# --rates R1,R2,... (default 1000,10000,50000).
+# --rates R1,R2,... (default 1000,10000,50000), --variant LABEL=OPTIONS (repeatable: monitor options
+# such as "--partitions 1" or "--commit-interval-ms 100", each rate measured with every variant).
 # shellcheck source=tools/lib/monitor-java.sh
 source "$FF_ROOT/tools/lib/monitor-java.sh"
 bench_kafka_was_running=0

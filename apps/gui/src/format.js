@@ -23,9 +23,13 @@ export function shortId(id) {
   return id.startsWith("device:") ? id.slice("device:".length) : id;
 }
 
-/** The colour band of a utilisation (0..1); null means no load data. */
+/**
+ * The colour band of a utilisation (0..1); null means no load data. Below 1 % a link is idle
+ * (ARP, probes, telemetry), drawn apart from a link carrying a fifth of its capacity.
+ */
 export function utilBand(u) {
   if (u == null) return "nodata";
+  if (u < 0.01) return "idle";
   if (u < 0.25) return "u0";
   if (u < 0.5) return "u1";
   if (u < 0.75) return "u2";
@@ -34,5 +38,5 @@ export function utilBand(u) {
 }
 
 export const BAND_COLOURS = {
-  u0: "#2e7d32", u1: "#9e9d24", u2: "#f9a825", u3: "#ef6c00", u4: "#c62828", nodata: "#9e9e9e", failed: "#b71c1c",
+  idle: "#c5e1a5", u0: "#2e7d32", u1: "#9e9d24", u2: "#f9a825", u3: "#ef6c00", u4: "#c62828", nodata: "#9e9e9e", failed: "#b71c1c",
 };

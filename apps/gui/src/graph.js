@@ -85,8 +85,7 @@ export class TopologyGraph {
   linkText(l) {
     if (l.kind === "host") return "host link " + shortId(l.a) + " port " + l.ends[0].port + " to " + l.b.slice(5);
     const dirs = l.dirs.map((d) => shortId(d.src.device) + "/" + d.src.port + " → " + shortId(d.dst.device) + "/" + d.dst.port + ": "
-      + (l.util == null ? "no load data" : bps(d.load) + " of " + bps(d.capacityBps) + " (" + percent(d.load / d.capacityBps) + ")")
-      + (d.up ? "" : ", FAILED"));
+      + (!d.up ? "FAILED" : l.util == null ? "no load data" : bps(d.load) + " of " + bps(d.capacityBps) + " (" + percent(d.load / d.capacityBps) + ")"));
     return dirs.join("; ");
   }
 

@@ -90,7 +90,9 @@ export function buildModel(snapshot, netcfg, monitorLinks) {
   for (const p of links) {
     p.failed = p.dirs.some((d) => !d.up);
     p.capacityBps = Math.max(...p.dirs.map((d) => d.capacityBps));
-    p.loadBps = Math.max(...p.dirs.map((d) => d.load || 0));
+    // a failed direction carries nothing: the monitor's last figure for it is history, not load
+    for (const d of p.dirs) if (!d.up) d.load = null;
+    p.loadBps = Math.max(0, ...p.dirs.map((d) => d.load || 0));
     p.util = measured && p.capacityBps > 0 ? p.loadBps / p.capacityBps : null;
   }
   for (const h of hosts) {

@@ -46,7 +46,7 @@ export class TenantsPanel {
       tr.className = violated ? "violation" : "";
       tr.innerHTML = `<th scope="row"><i class="dot" style="background:${this.colour(t.id)}"></i>${esc(t.id)}<small>${esc(t.name)}</small></th>`
         + `<td class="weight">${t.weight}</td><td>${g == null ? "—" : bps(g)}</td>`
-        + `<td>${hasSessions ? bps(allocated) : "—"}</td><td>${ach == null ? "—" : bps(ach)}</td><td class="spark"></td>`
+        + `<td>${hasSessions ? bps(allocated) : "—"}</td><td class="achieved">${ach == null ? "—" : bps(ach)}</td><td class="spark"></td>`
         + `<td class="actions"><button type="button" class="edit" aria-label="edit tenant ${esc(t.id)}">edit</button>`
         + `<button type="button" class="delete" aria-label="delete tenant ${esc(t.id)}">delete</button></td>`;
       if (violated) tr.title = "below its guarantee of " + bps(g);

@@ -12,13 +12,17 @@ MODULES = {
     "promenade-weighted-bottleneck": "promenade_weighted_bottleneck",
     "promenade-fabric": "promenade_fabric",
     "promenade-rlnc": "promenade_rlnc",
+    "promenade-ecmp": "promenade_ecmp",
     "zovn-partition-aggregate": "zovn_partition_aggregate",
     "p4te-fct": "p4te_fct",
+    "p4te-balance": "p4te_balance",
     "aq-isolation": "aq_isolation",
+    "vfab-failover": "vfab_failover",
 }
 
 # --quick variants too long for ./fairfabric test (its budget: docs/results.md, "Quick runs"), by name
 NOT_IN_TEST_SUITE = {
+    "vfab-failover": "its harness is FailoverFabricTest, which ./fairfabric test java-mininet already runs (10 + 3 failures)",
     "promenade-fabric": "20 switches, 16 host shims and the controller take ~3 min to start on 2 shared cores",
     "promenade-rlnc": "the controller now puts a session on as few paths as the links allow (docs/controller.md, "
                       "\"Fewest paths\"), and a host link's capacity is the fastest fabric link of its switch, so this "

@@ -13,6 +13,17 @@ from fairfabric_mn.controller import P4INFO, ControllerProcess, classpath
 from fairfabric_mn.shim import ShimSet
 
 
+def tx_bytes(intf):
+    """Bytes the interface (a switch's veth, in this namespace) has sent: what its p4switch put on the cable."""
+    with open("/sys/class/net/%s/statistics/tx_bytes" % intf) as fh:
+        return int(fh.read())
+
+
+def jain_index(xs):
+    """Jain's fairness index of the values: 1 when all are equal, 1/n when one carries everything."""
+    return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs)) if any(xs) else 0.0
+
+
 class ControlledFabric:
     """kind "leafspine" (params leaves, spines, hosts_per_leaf), "fattree" (param k) or another
     name in fabric.TOPOLOGIES. shim_hosts: host numbers marked as running the host shim in the
@@ -118,6 +129,21 @@ class ControlledFabric:
         if out.returncode != 0:
             raise RuntimeError("reading %s: %s" % (switch, out.stderr))
         return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+
+    def uplink_interfaces(self, uplinks):
+        """{(a, b): the name of switch a's interface on its cable to switch b} for (a, b) pairs of switch
+        names without the prefix, e.g. ("leaf1", "spine2")."""
+        out = {}
+        for link in self.net.links:
+            ends = (link.intf1, link.intf2)
+            for i, j in ((0, 1), (1, 0)):
+                pair = (ends[i].node.name[len(self.prefix):], ends[j].node.name[len(self.prefix):])
+                if pair in uplinks:
+                    out[pair] = ends[i].name
+        missing = [u for u in uplinks if u not in out]
+        if missing:
+            raise RuntimeError("no cable for uplinks %s" % missing)
+        return out
 
     def close(self):
         if self.shims:

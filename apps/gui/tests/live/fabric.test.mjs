@@ -220,6 +220,12 @@ test("under load: utilisation on the links (within 5 % of iperf3's rate), screen
     if (l.load !== samples[samples.length - 1]) samples.push(l.load);
     return samples.length >= 5;
   });
+  // the tenants panel: blue's achieved rate, measured by the host shims (received, as the monitor sums it)
+  const achievedCell = '#tenant-table tr[data-tenant="blue"] td.achieved';
+  const { v: achievedText } = await within(20_000, "blue's achieved rate in the tenants panel", async () => {
+    const text = await page.textContent(achievedCell);
+    return text && text.endsWith("Mbit/s") && Number.parseFloat(text) > 4 ? text : null;
+  });
   await page.screenshot({ path: join(SHOTS, "gui-fattree-load.png") });
   await page.click(`#session-list button[data-session="${sessions[0]}"]`);
   await page.waitForSelector('#details-body[data-kind="session"]');
@@ -232,6 +238,9 @@ test("under load: utilisation on the links (within 5 % of iperf3's rate), screen
   console.log(`busiest link ${busiest.id}: ${(mean / 1e6).toFixed(3)} Mbit/s over ${samples.length} periods ` +
     `(${samples.map((x) => (x / 1e6).toFixed(3)).join(", ")}), iperf3's frames ${(frames / 1e6).toFixed(3)} Mbit/s`);
   assert.ok(Math.abs(mean - frames) <= 0.05 * frames, `link load ${mean} (${samples}) vs iperf3's frames ${frames}`);
+  console.log(`tenant blue achieved ${achievedText} in the panel; iperf3 ${(result.receivedBps / 1e6).toFixed(2)} Mbit/s`);
+  const achieved = Number.parseFloat(achievedText) * 1e6;
+  assert.ok(Math.abs(achieved - frames) <= 0.1 * frames, `blue's achieved ${achievedText} vs iperf3's frames ${frames}`);
 });
 
 test("a link failed through the GUI turns failed within 2 s, traffic moves; restored it comes back", async () => {

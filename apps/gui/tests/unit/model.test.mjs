@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { buildModel, groupLevels, layout, monitorLinks, monitorTenants, sessionsOnLink } from "../../src/model.js";
+import { BAND_COLOURS, utilBand } from "../../src/format.js";
 
 const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
 const link = (a, pa, b, pb, load = 0, up = true) => ({
@@ -29,6 +30,18 @@ test("two directed links make one drawn link; its utilisation is the busier dire
 test("a link is failed when either direction is down", () => {
   const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3, 0, false)]), netcfg, null);
   assert.equal(m.links.find((l) => l.kind === "fabric").failed, true);
+});
+
+test("a failed direction shows no load: the monitor's last figure for it is not current", () => {
+  const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1, 5e6), link("device:spine1", 1, "device:leaf1", 3, 80e6, false)]), netcfg, null);
+  const l = m.links.find((x) => x.kind === "fabric");
+  assert.equal(l.dirs.find((d) => !d.up).load, null);
+  assert.equal(l.util, 0.05, "the link's utilisation is its working direction's");
+});
+
+test("utilisation bands: idle below 1 % is drawn apart from 20 %", () => {
+  assert.deepEqual([null, 0, 0.009, 0.2, 0.3, 0.6, 0.8, 0.95].map(utilBand), ["nodata", "idle", "idle", "u0", "u1", "u2", "u3", "u4"]);
+  assert.notEqual(BAND_COLOURS.idle, BAND_COLOURS.u0);
 });
 
 test("without the monitor and with every load 0 there is no load data (not 0 %)", () => {

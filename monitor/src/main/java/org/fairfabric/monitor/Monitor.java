@@ -32,9 +32,8 @@ public final class Monitor {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.STATE_DIR_CONFIG, o.stateDir().toAbsolutePath().toString());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        // two threads: the readers' task and the stages' tasks run side by side
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, o.threads());
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, o.commitIntervalMs());
         // Latency: Kafka Streams lingers 100 ms before sending a batch, and a consumer's fetch waits up to
         // 500 ms when a read_committed partition has nothing new; each stage of the view would pay both.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);

@@ -14,13 +14,18 @@ import java.util.List;
  * @param violationTolerance achieved below (1 - tolerance) x target counts as below
  * @param inputLagMs         how far (event time) an input may lag the fastest one and still hold the
  *                           periods open; also how long a cold-started stage waits for its inputs
+ * @param minMeanPacketBytes a pair's traffic in a report makes it a session only when its packets' mean
+ *                           IP size is at least this (bytes): pure TCP ACKs (at most 80) do not
  */
 public record MonitorSettings(long periodMs, long graceMs, long activityWindowMs, long livenessTimeoutMs,
-                              long violationHoldMs, double violationTolerance, long inputLagMs) {
+                              long violationHoldMs, double violationTolerance, long inputLagMs,
+                              long minMeanPacketBytes) {
 
     public static final long DEFAULT_INPUT_LAG_MS = 5000;
+    /** Above a pure TCP ACK's 80 IP bytes at most (20 IPv4 + 20 TCP + 40 options). */
+    public static final long DEFAULT_MIN_MEAN_PACKET_BYTES = 100;
     public static final MonitorSettings DEFAULTS =
-            new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05, DEFAULT_INPUT_LAG_MS);
+            new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05, DEFAULT_INPUT_LAG_MS, DEFAULT_MIN_MEAN_PACKET_BYTES);
 
     public MonitorSettings {
         positive("period", periodMs);
@@ -34,6 +39,9 @@ public record MonitorSettings(long periodMs, long graceMs, long activityWindowMs
         positive("liveness timeout", livenessTimeoutMs);
         if (violationHoldMs < 0) {
             throw new IllegalArgumentException("violation hold must be >= 0 ms, got " + violationHoldMs);
+        }
+        if (minMeanPacketBytes < 0) {
+            throw new IllegalArgumentException("min mean packet size must be >= 0 bytes, got " + minMeanPacketBytes);
         }
         if (!(violationTolerance >= 0 && violationTolerance < 1)) {
             throw new IllegalArgumentException("violation tolerance must be in [0, 1), got " + violationTolerance);
@@ -75,6 +83,14 @@ public record MonitorSettings(long periodMs, long graceMs, long activityWindowMs
             }
         }
         return out;
+    }
+
+    /**
+     * True when {@code packets} packets of {@code ipBytes} IP bytes in all are data traffic of a
+     * session, not a reverse stream of acknowledgements (docs/monitor.md, "Sessions").
+     */
+    public boolean sessionTraffic(long packets, long ipBytes) {
+        return packets > 0 && ipBytes >= minMeanPacketBytes * packets;
     }
 
     /** True when period {@code periodStart} is closed at clock {@code clockMs}. */

@@ -82,8 +82,9 @@ final class BrokerFixture implements AutoCloseable {
         return 2_000_000L + 1000L * k;
     }
 
+    /** The uplink's shim load: IP bytes + Ethernet 14 + VLAN 4 + fabric header 20 per packet (a link between switches). */
     static double expectedShimBps(int k) {
-        return (ipBytes(k) + 2000L * 18) * 8.0;
+        return (ipBytes(k) + 2000L * (18 + 20)) * 8.0;
     }
 
     void producePeriod(int k) throws Exception {
@@ -93,10 +94,11 @@ final class BrokerFixture implements AutoCloseable {
         long end = T0 + (k + 1) * 1000L;
         // synchronous: a shim report must not reach the broker after the next periods' counters
         producer.send(new ProducerRecord<>(topics.shimPathBytes, null, end, "h2", Json.write(pb))).get();
+        // the uplink's receiving port, spine1/1: its rx counter is the uplink's switch load
         ObjectNode ps = DocExamples.example("ff.ctl.portstats.v1");
-        ps.put("seq", k + 1).put("ts_ms", end);
-        ((ObjectNode) ps.get("ports").get(0)).put("tx_bytes", 1_000_000L + 3_000_000L * k);
-        producer.send(new ProducerRecord<>(topics.portStats, null, end, "device:leaf1", Json.write(ps))).get();
+        ps.put("device", "device:spine1").put("seq", k + 1).put("ts_ms", end);
+        ((ObjectNode) ps.get("ports").get(0)).put("port", 1).put("rx_bytes", 1_000_000L + 3_000_000L * k);
+        producer.send(new ProducerRecord<>(topics.portStats, null, end, "device:spine1", Json.write(ps))).get();
         Thread.sleep(PACE_MS);
     }
 

@@ -21,12 +21,18 @@ class MonitorColdStartTest {
     private static final String UPLINK = "device:leaf1/3->device:spine1/1";
     private static final long SWITCH_BYTES_PER_PERIOD = 3_000_000;
 
+    /** The uplink's receiving port (spine1/1): its rx counter is the uplink's switch load. */
     private static void counters(MonitorDriver m, int k) {
         ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1");
-        stats.put("seq", k + 1).put("ts_ms", T0 + k * 1000L);
+        stats.put("device", "device:spine1").put("seq", k + 1).put("ts_ms", T0 + k * 1000L);
         ObjectNode port = (ObjectNode) stats.get("ports").get(0);
-        port.put("tx_bytes", port.get("tx_bytes").asLong() + SWITCH_BYTES_PER_PERIOD * k);
-        m.pipe(m.topics.portStats, "device:leaf1", Json.write(stats), T0 + k * 1000L);
+        port.put("port", 1).put("rx_bytes", port.get("rx_bytes").asLong() + SWITCH_BYTES_PER_PERIOD * k);
+        m.pipe(m.topics.portStats, "device:spine1", Json.write(stats), T0 + k * 1000L);
+    }
+
+    /** The uplink's frames: IP bytes + Ethernet header 14 + VLAN tag 4 + fabric header 20 per packet. */
+    private static double uplinkShimBps(int k) {
+        return (ipBytes(k) + 1000 * (18 + 20)) * 8.0;
     }
 
     /** The receiver's report of period k (T0 + k s .. T0 + (k + 1) s), with ip_bytes distinct per period. */
@@ -78,7 +84,7 @@ class MonitorColdStartTest {
             assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), List.copyOf(periods.keySet()));
             for (Map.Entry<Integer, JsonNode> p : periods.entrySet()) {
                 int k = p.getKey();
-                assertEquals((ipBytes(k) + 1000 * 18) * 8.0, p.getValue().get("load_bps_shim").asDouble(), 1e-6, "period " + k);
+                assertEquals(uplinkShimBps(k), p.getValue().get("load_bps_shim").asDouble(), 1e-6, "period " + k);
                 assertEquals(SWITCH_BYTES_PER_PERIOD * 8.0, p.getValue().get("load_bps_switch").asDouble(), 1e-6, "period " + k);
             }
         }
@@ -112,7 +118,7 @@ class MonitorColdStartTest {
             Map<Integer, JsonNode> periods = uplinkPeriods(m);
             // the shim is left out once the counters are more than 5 s ahead: clock T0+12s closes up to T0+9s
             assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9), List.copyOf(periods.keySet()));
-            assertEquals((ipBytes(2) + 1000 * 18) * 8.0, periods.get(2).get("load_bps_shim").asDouble(), 1e-6);
+            assertEquals(uplinkShimBps(2), periods.get(2).get("load_bps_shim").asDouble(), 1e-6);
             assertEquals(0.0, periods.get(5).get("load_bps_shim").asDouble(), "no shim report of period 5");
             pathBytes(m, 3);
             List<MonitorDriver.Out> rejected = m.read(m.topics.rejected);

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class MonitorTopologyTest {
     private static final long T0 = 1763770000000L;
-    static final MonitorSettings WITHOUT_INPUT_LAG = new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05, 0);
+    static final MonitorSettings WITHOUT_INPUT_LAG = new MonitorSettings(1000, 1500, 3000, 30000, 3000, 0.05, 0,
+            MonitorSettings.DEFAULT_MIN_MEAN_PACKET_BYTES);
     private static final String UPLINK = "device:leaf1/3->device:spine1/1";
     private static final List<String> PATH = List.of("h1/0->device:leaf1/1", UPLINK,
             "device:spine1/2->device:leaf2/3", "device:leaf2/1->h2/0");
@@ -160,15 +161,91 @@ class MonitorTopologyTest {
         assertEquals(1, m.read(t.rejected).size(), "a tenant that is there must not be empty");
     }
 
+    /**
+     * The portstats example as the uplink's receiving end reports it: device:spine1 port 1, whose rx
+     * counter is the uplink's switch load (the pipeline counts a frame as it entered the switch).
+     */
+    private static ObjectNode spineStats() {
+        ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1");
+        stats.put("device", "device:spine1");
+        ((ObjectNode) stats.get("ports").get(0)).put("port", 1);
+        return stats;
+    }
+
+    private static void addRx(ObjectNode stats, long bytes, long seq, long ts) {
+        ObjectNode port = (ObjectNode) stats.get("ports").get(0);
+        port.put("rx_bytes", port.get("rx_bytes").asLong() + bytes);
+        stats.put("seq", seq).put("ts_ms", ts);
+    }
+
+    /** One period of a receiver's report whose only entry is a stream of pure TCP ACKs (52 IP bytes each). */
+    private void pipeAcks(int k) {
+        ObjectNode v = pathBytes(k, true);
+        ((ObjectNode) v.get("entries").get(0)).put("packets", 1105).put("ip_bytes", 1105 * 52).put("payload_bytes", 0);
+        m.pipe(t.shimPathBytes, "h2", Json.write(v), T0 + (k + 1) * 1000L);
+    }
+
+    @Test
+    void aStreamOfAcknowledgementsIsNoSession() {
+        for (int k = 0; k < 5; k++) {
+            pipeAcks(k);
+        }
+        assertEquals(List.of(), m.read(t.sessions), "ACKs (mean 52 IP bytes < 100) make no session, not even an inactive one");
+        assertTrue(m.read(t.links).stream().noneMatch(o -> o.value() != null && o.value().get("active_sessions").asInt() > 0),
+                "and count on no link");
+        pipePathBytes(5, true); // data: 3311020 bytes in 2210 packets
+        JsonNode view = latest(m.read(t.sessions)).get("10.0.0.1>10.0.0.2");
+        assertEquals("active", view.get("state").asText());
+        assertEquals("traffic", view.get("detected_by").asText());
+    }
+
+    @Test
+    void acknowledgementsAfterTheDataAreSilenceAndTheSessionTurnsInactive() {
+        pipePathBytes(0, true);
+        assertEquals("active", latest(m.read(t.sessions)).get("10.0.0.1>10.0.0.2").get("state").asText());
+        for (int k = 1; k < 4; k++) {
+            pipeAcks(k); // clock T0+4s: the data ended 3 s ago: still active
+        }
+        assertEquals(List.of(), m.read(t.sessions));
+        pipeAcks(4);
+        List<MonitorDriver.Out> s = m.read(t.sessions);
+        assertEquals(1, s.size());
+        assertEquals("inactive", s.get(0).value().get("state").asText(), "ACKs keep no session active");
+        assertEquals(T0 + 1000, s.get(0).value().get("last_traffic_ms").asLong(), "the last data, not the last ACK");
+    }
+
+    @Test
+    void aSendersReportOfAnUnpinnedDestinationCountsOnlyWhenItsPacketsAreData() {
+        ObjectNode report = DocExamples.example("ff.shim.sessions.v1");
+        report.remove("tenant");
+        report.put("session", "unpinned/10.0.0.2").put("packets", 1000).put("bytes", 1000 * 66);
+        m.pipe(t.shimSessions, "h1/unpinned/10.0.0.2", Json.write(report), T0 + 1000);
+        assertEquals(List.of(), m.read(t.rejected));
+        assertEquals(List.of(), m.read(t.sessions), "66-byte frames (52 IP bytes): ACKs, no session");
+        report.put("seq", 4).put("ts_ms", T0 + 2000).put("reason", "refresh").put("bytes", 1000 * 1514);
+        m.pipe(t.shimSessions, "h1/unpinned/10.0.0.2", Json.write(report), T0 + 2000);
+        JsonNode view = latest(m.read(t.sessions)).get("10.0.0.1>10.0.0.2");
+        assertEquals("active", view.get("state").asText(), "1514-byte frames: data");
+        assertEquals("report", view.get("detected_by").asText());
+        report.put("seq", 5).put("ts_ms", T0 + 3000).put("bytes", 10);
+        m.pipe(t.shimSessions, "h1/unpinned/10.0.0.2", Json.write(report), T0 + 3000);
+        assertEquals("malformed", m.read(t.rejected).get(0).value().get("reason").asText(),
+                "fewer bytes than an Ethernet header per packet");
+    }
+
     @Test
     void linkLoadFromShimBytesAndSwitchCountersWithTheirDifferenceAndUtilisation() {
-        ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1");
+        ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1"); // leaf1/3: the uplink's queue depth
+        ObjectNode spine = spineStats();
         m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0);
+        m.pipe(t.portStats, "device:spine1", Json.write(spine), T0);
         pipePathBytes(0, true);
         ObjectNode port = (ObjectNode) stats.get("ports").get(0);
-        port.put("tx_bytes", port.get("tx_bytes").asLong() + 3_360_000);
+        port.put("tx_bytes", port.get("tx_bytes").asLong() + 3_360_000); // what leaf1 sent counts nowhere
         stats.put("seq", 8).put("ts_ms", T0 + 1000);
         m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0 + 1000);
+        addRx(spine, 3_400_000, 8, T0 + 1000);
+        m.pipe(t.portStats, "device:spine1", Json.write(spine), T0 + 1000);
         m.read(t.links);
         pipePathBytes(1, false); // clock T0+2s: period T0 still open (grace 1.5 s)
         assertEquals(List.of(), m.read(t.links));
@@ -178,7 +255,31 @@ class MonitorTopologyTest {
         assertJsonEquals(DocExamples.example("ff.mon.links.v1"), links.get(UPLINK));
         JsonNode hostLink = links.get(PATH.get(0));
         assertTrue(hostLink.get("load_bps_switch").isNull(), "no counter covered the host uplink");
-        assertEquals(26806400.0 / 1e8, hostLink.get("utilisation").asDouble(), 1e-12);
+        assertEquals(26806400.0 / 1e8, hostLink.get("utilisation").asDouble(), 1e-12,
+                "a host's link carries no fabric header: IP bytes + 18 per tagged packet");
+    }
+
+    @Test
+    void aHostsDownlinkIsReadAtTheSendingPortAndTheHostsUplinkAtTheReceivingPort() {
+        ObjectNode leaf1 = DocExamples.example("ff.ctl.portstats.v1");
+        ((ObjectNode) leaf1.get("ports").get(0)).put("port", 1); // h1's port on leaf1
+        ObjectNode leaf2 = DocExamples.example("ff.ctl.portstats.v1");
+        leaf2.put("device", "device:leaf2");
+        ((ObjectNode) leaf2.get("ports").get(0)).put("port", 1); // h2's port on leaf2
+        m.pipe(t.portStats, "device:leaf1", Json.write(leaf1), T0);
+        m.pipe(t.portStats, "device:leaf2", Json.write(leaf2), T0);
+        addRx(leaf1, 1_000_000, 8, T0 + 1000);
+        ((ObjectNode) leaf1.get("ports").get(0)).put("tx_bytes", 1_000_000 + 7_000); // to h1: not on the path
+        addRx(leaf2, 9_000, 8, T0 + 1000); // from h2: not on the path
+        ObjectNode p2 = (ObjectNode) leaf2.get("ports").get(0);
+        p2.put("tx_bytes", p2.get("tx_bytes").asLong() + 2_000_000);
+        m.pipe(t.portStats, "device:leaf1", Json.write(leaf1), T0 + 1000);
+        m.pipe(t.portStats, "device:leaf2", Json.write(leaf2), T0 + 1000);
+        pipePathBytes(0, true);
+        pipePathBytes(2, false);
+        Map<String, JsonNode> links = latest(m.read(t.links));
+        assertEquals(8_000_000.0, links.get(PATH.get(0)).get("load_bps_switch").asDouble(), 1e-6, "h1's uplink: leaf1/1 rx");
+        assertEquals(16_000_000.0, links.get(PATH.get(3)).get("load_bps_switch").asDouble(), 1e-6, "h2's downlink: leaf2/1 tx");
     }
 
     @Test
@@ -192,28 +293,27 @@ class MonitorTopologyTest {
             m.pipe(t.shimPathBytes, "h2", Json.write(r), T0 + 1400 + 1000L * k);
         }
         // the uplink's switch counter read at T0+300 and T0+1700 (a late poll): 2.8 MB over 1.4 s
-        ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1");
+        ObjectNode stats = spineStats();
         stats.put("ts_ms", T0 + 300);
-        m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0 + 300);
-        ObjectNode port = (ObjectNode) stats.get("ports").get(0);
-        port.put("tx_bytes", port.get("tx_bytes").asLong() + 2_800_000);
-        stats.put("seq", 8).put("ts_ms", T0 + 1700);
-        m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0 + 1700);
+        m.pipe(t.portStats, "device:spine1", Json.write(stats), T0 + 300);
+        addRx(stats, 2_800_000, 8, T0 + 1700);
+        m.pipe(t.portStats, "device:spine1", Json.write(stats), T0 + 1700);
         pipePathBytes(4, false);
         JsonNode uplink = m.read(t.links).stream().filter(o -> o.key().equals(UPLINK) && o.value() != null
                 && o.value().path("period_start_ms").asLong() == T0 + 1000).findFirst().orElseThrow().value();
-        assertEquals((1_000_000 + 1000 * 18) * 8.0, uplink.get("load_bps_shim").asDouble(), 1e-6);
+        assertEquals((1_000_000 + 1000 * (18 + 20)) * 8.0, uplink.get("load_bps_shim").asDouble(), 1e-6,
+                "IP bytes + Ethernet header, VLAN tag and, between two switches, the fabric header");
         assertEquals(1_400_000 * 8.0, uplink.get("load_bps_switch").asDouble(), 1e-6,
                 "0.7 s of the 1.4 s reading fall in the period: 1.4 MB");
     }
 
     @Test
     void aCounterThatDecreasedIsASwitchRestartAndItsPeriodIsSkipped() {
-        ObjectNode stats = DocExamples.example("ff.ctl.portstats.v1");
-        m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0);
-        ((ObjectNode) stats.get("ports").get(0)).put("tx_bytes", 10);
+        ObjectNode stats = spineStats();
+        m.pipe(t.portStats, "device:spine1", Json.write(stats), T0);
+        ((ObjectNode) stats.get("ports").get(0)).put("rx_bytes", 10);
         stats.put("seq", 8).put("ts_ms", T0 + 1000);
-        m.pipe(t.portStats, "device:leaf1", Json.write(stats), T0 + 1000);
+        m.pipe(t.portStats, "device:spine1", Json.write(stats), T0 + 1000);
         pipePathBytes(0, true);
         pipePathBytes(2, false);
         assertTrue(latest(m.read(t.links)).get(UPLINK).get("load_bps_switch").isNull());

@@ -35,6 +35,10 @@ import org.fairfabric.monitor.Topics;
  * KafkaConsumer→KafkaProducer pass-through of the same records measured in the same run.
  * Every record is a sender's session report that flips its session's state, so each one makes
  * exactly one view record.
+ *
+ * <p>{@code --variant LABEL=OPTIONS} (repeatable) measures the monitor with extra command-line
+ * options too (e.g. {@code p1=--partitions 1}); each rate runs every variant one after the other,
+ * so the variants share the machine's load of that moment. The default is the monitor's defaults only.
  */
 public final class MonitorBench {
     private static final int PAIRS = 1000;
@@ -43,29 +47,55 @@ public final class MonitorBench {
         String bootstrap = System.getenv().getOrDefault("FAIRFABRIC_KAFKA", "127.0.0.1:9092");
         int seconds = 8;
         List<Integer> rates = List.of(1000, 10000, 50000);
+        Map<String, List<String>> variants = new java.util.LinkedHashMap<>();
         for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value");
+            }
             switch (args[i]) {
                 case "--kafka" -> bootstrap = args[i + 1];
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--rates" -> rates = List.of(args[i + 1].split(",")).stream().map(Integer::parseInt).toList();
+                case "--variant" -> {
+                    String v = args[i + 1];
+                    int eq = v.indexOf('=');
+                    if (eq <= 0) {
+                        throw new IllegalArgumentException("--variant LABEL=OPTIONS, not '" + v + "'");
+                    }
+                    List<String> opts = v.substring(eq + 1).isBlank() ? List.of() : List.of(v.substring(eq + 1).trim().split("\\s+"));
+                    MonitorOptions.parse(opts.toArray(String[]::new), Map.of("FAIRFABRIC_KAFKA", bootstrap)); // fails early on a bad option
+                    variants.put(v.substring(0, eq), opts);
+                }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
+        if (variants.isEmpty()) {
+            variants.put("default", List.of());
+        }
         System.out.printf("monitor bench: %d s per rate, %d sessions, broker %s, load average %s%n", seconds, PAIRS,
                 bootstrap, Files.readString(Path.of("/proc/loadavg")).trim());
-        System.out.printf("%8s %10s | %-22s | %-22s | %s%n", "rate/s", "achieved/s", "monitor p50/p99 ms",
+        System.out.printf("%-10s %8s %10s | %-22s | %-22s | %s%n", "variant", "rate/s", "achieved/s", "monitor p50/p99 ms",
                 "pass-through p50/p99 ms", "view records, memory");
-        int sustained = 0;
+        // a first run of the first variant, not counted: in every run before it the variant that ran
+        // first was the slowest by far (broker and JIT warm-up), whichever it was (docs/monitor.md)
+        Map.Entry<String, List<String>> first = variants.entrySet().iterator().next();
+        Result w = run(bootstrap, rates.get(0), Math.min(seconds, 4), first.getValue());
+        System.out.printf("%-10s %8d %10.0f | %8.1f / %-11.1f | %8.1f / %-11.1f | warm-up, not counted%n", "(" + first.getKey() + ")",
+                rates.get(0), w.achieved, w.monitor[0], w.monitor[1], w.passThrough[0], w.passThrough[1]);
+        Map<String, Integer> sustained = new java.util.LinkedHashMap<>();
         for (int rate : rates) {
-            Result r = run(bootstrap, rate, seconds);
-            System.out.printf("%8d %10.0f | %8.1f / %-11.1f | %8.1f / %-11.1f | %d/%d in time, heap %d MB, rss %d MB%n",
-                    rate, r.achieved, r.monitor[0], r.monitor[1], r.passThrough[0], r.passThrough[1],
-                    r.outputs, r.inputs, r.heapMb, r.rssMb);
-            if (r.outputs == r.inputs && r.achieved >= 0.95 * rate) {
-                sustained = rate;
+            for (Map.Entry<String, List<String>> v : variants.entrySet()) {
+                Result r = run(bootstrap, rate, seconds, v.getValue());
+                System.out.printf("%-10s %8d %10.0f | %8.1f / %-11.1f | %8.1f / %-11.1f | %d/%d in time, heap %d MB, rss %d MB, load %s%n",
+                        v.getKey(), rate, r.achieved, r.monitor[0], r.monitor[1], r.passThrough[0], r.passThrough[1],
+                        r.outputs, r.inputs, r.heapMb, r.rssMb, Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0]);
+                sustained.putIfAbsent(v.getKey(), 0);
+                if (r.outputs == r.inputs && r.achieved >= 0.95 * rate) {
+                    sustained.put(v.getKey(), rate);
+                }
             }
         }
-        System.out.printf("highest sustained rate (every view record within 10 s of the end, input rate reached): %d records/s; load average %s%n",
+        System.out.printf("highest sustained rate (every view record within 10 s of the end, input rate reached), records/s: %s; load average %s%n",
                 sustained, Files.readString(Path.of("/proc/loadavg")).trim());
         System.exit(0);
     }
@@ -73,7 +103,7 @@ public final class MonitorBench {
     record Result(double achieved, double[] monitor, double[] passThrough, long outputs, long inputs, long heapMb, long rssMb) {
     }
 
-    static Result run(String bootstrap, int rate, int seconds) throws Exception {
+    static Result run(String bootstrap, int rate, int seconds, List<String> extraOptions) throws Exception {
         String suffix = ".bench-" + UUID.randomUUID().toString().substring(0, 8);
         Topics topics = new Topics(suffix);
         String passOut = "ff.bench.passthrough" + suffix;
@@ -82,8 +112,10 @@ public final class MonitorBench {
         ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(ap)) {
             admin.createTopics(List.of(new NewTopic(passOut, 1, (short) 1))).all().get();
-            MonitorOptions o = MonitorOptions.parse(new String[] {"--kafka", bootstrap, "--topic-suffix", suffix,
-                    "--state-dir", state.toString()}, Map.of());
+            List<String> args = new ArrayList<>(List.of("--kafka", bootstrap, "--topic-suffix", suffix,
+                    "--state-dir", state.toString()));
+            args.addAll(extraOptions);
+            MonitorOptions o = MonitorOptions.parse(args.toArray(String[]::new), Map.of());
             KafkaStreams streams = Monitor.start(o);
             AtomicBoolean running = new AtomicBoolean(true);
             Thread pass = new Thread(() -> passThrough(bootstrap, topics.shimSessions, passOut, running));

@@ -2,12 +2,14 @@ package org.fairfabric.monitor.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.fairfabric.monitor.stream.Json;
@@ -88,17 +90,40 @@ public final class Catalog {
                 .orElse(new long[] {0, 0});
     }
 
-    /** The links with an end at a switch port ({@code device/port}). */
+    /** Bumped by {@link CatalogLoader} whenever a {@code link/} key changes; the port index is rebuilt then. */
+    private static final AtomicLong LINKS_VERSION = new AtomicLong();
+    private long indexVersion = -1;
+    private Map<String, List<Link>> linksByPort = Map.of();
+
+    static void linksChanged() {
+        LINKS_VERSION.incrementAndGet();
+    }
+
+    /**
+     * The links with an end at a switch port ({@code device/port}). From an index of the catalog's
+     * links by port, built with one scan after the links changed: the port-stats reader asks for
+     * every port of every switch's reading (80 ports a second in a k=4 fat-tree), and a scan of
+     * all links per port was most of its work.
+     */
     public List<Link> linksAtPort(String devicePort) {
-        List<Link> out = new ArrayList<>();
-        try (KeyValueIterator<String, String> it = store.prefixScan("link/",
-                new org.apache.kafka.common.serialization.StringSerializer())) {
-            while (it.hasNext()) {
-                var kv = it.next();
-                String id = kv.key.substring("link/".length());
-                link(id).filter(l -> l.src().equals(devicePort) || l.dst().equals(devicePort)).ifPresent(out::add);
+        long version = LINKS_VERSION.get();
+        if (version != indexVersion) {
+            Map<String, List<Link>> index = new HashMap<>();
+            try (KeyValueIterator<String, String> it = store.prefixScan("link/",
+                    new org.apache.kafka.common.serialization.StringSerializer())) {
+                while (it.hasNext()) {
+                    var kv = it.next();
+                    link(kv.key.substring("link/".length())).ifPresent(l -> {
+                        index.computeIfAbsent(l.src(), k -> new ArrayList<>()).add(l);
+                        if (!l.dst().equals(l.src())) {
+                            index.computeIfAbsent(l.dst(), k -> new ArrayList<>()).add(l);
+                        }
+                    });
+                }
             }
+            linksByPort = index;
+            indexVersion = version;
         }
-        return out;
+        return linksByPort.getOrDefault(devicePort, List.of());
     }
 }

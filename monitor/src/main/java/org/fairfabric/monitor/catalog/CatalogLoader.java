@@ -23,13 +23,16 @@ public final class CatalogLoader implements Processor<String, String, Void, Void
         }
         if (record.value() == null) {
             store.delete(record.key());
-            return;
+        } else {
+            try {
+                Json.parseObject(record.value());
+                store.put(record.key(), record.value());
+            } catch (BadRecord e) {
+                return; // the controller is this topic's only writer; a bad value keeps the previous one
+            }
         }
-        try {
-            Json.parseObject(record.value());
-            store.put(record.key(), record.value());
-        } catch (BadRecord e) {
-            // the controller is this topic's only writer; a bad value keeps the previous one
+        if (record.key().startsWith("link/")) {
+            Catalog.linksChanged();
         }
     }
 }

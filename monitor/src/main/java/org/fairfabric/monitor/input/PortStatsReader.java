@@ -13,9 +13,11 @@ import org.fairfabric.monitor.stream.Out;
 
 /**
  * ff.ctl.portstats.v1 → per-link load from the switch counters. Counters are cumulative; the rate
- * of a port over [previous ts, ts) is the difference over the elapsed time. A link's load is the
- * tx counter of its source port when the source is a switch, else (a host's uplink) the rx
- * counter of its destination port. The bytes of [previous ts, ts) are split over the periods the
+ * of a port over [previous ts, ts) is the difference over the elapsed time. The pipeline counts a
+ * frame by its length as it entered the switch (docs/p4switch.md), so a link's load is read where
+ * its frames enter a switch: the rx counter of its destination port; a link into a host has none,
+ * its load is the tx counter of its source port, which counts the 20-byte fabric header of the
+ * frames that came from the fabric (docs/monitor.md, "Λ_e from switch counters"). The bytes of [previous ts, ts) are split over the periods the
  * interval overlaps in proportion to the overlap ({@link MonitorSettings#split}), so a poller whose
  * readings drift against the period boundaries neither doubles nor loses a period. Pipeline drops (indexed by ingress port) are charged to the
  * link that arrives at the port; the queue depth (egress) to the link that leaves it. A counter
@@ -97,17 +99,18 @@ public final class PortStatsReader extends InputReader {
                     l.put("period", share.period());
                     boolean any = false;
                     if (link.src().equals(dp) && link.srcIsSwitch()) {
-                        l.put("bps", (tx - prevTx) * scale);
-                        if (last) {
-                            l.put("qdepth", qdepth);
-                        }
-                        any = true;
-                    }
-                    if (link.dst().equals(dp)) {
-                        if (!link.srcIsSwitch()) {
-                            l.put("bps", (rx - prevRx) * scale);
+                        if (!link.dstIsSwitch()) {
+                            l.put("bps", (tx - prevTx) * scale);
                             any = true;
                         }
+                        if (last) {
+                            l.put("qdepth", qdepth);
+                            any = true;
+                        }
+                    }
+                    if (link.dst().equals(dp)) {
+                        l.put("bps", (rx - prevRx) * scale);
+                        any = true;
                         if (last && drops > prevDrops) { // no signal for "no drops": a third of all signals
                             l.put("drops", drops - prevDrops);
                             any = true;

@@ -29,6 +29,11 @@ public final class SessionReportReader extends InputReader {
         }
         Json.ipv4(v, "src");
         Json.ipv4(v, "dst");
+        if (v.has("packets") || v.has("bytes")) { // an unpinned destination's last period (docs/kafka.md)
+            if (Json.nonNegativeLong(v, "bytes") < PathBytesReader.ETHERNET_HEADER_BYTES * Json.nonNegativeLong(v, "packets")) {
+                throw new BadRecord("bytes: fewer than an Ethernet header per packet");
+            }
+        }
         String state = Json.text(v, "state");
         if (!state.equals("active") && !state.equals("inactive")) {
             throw new BadRecord("state: must be active or inactive, not '" + state + "'");
@@ -52,6 +57,11 @@ public final class SessionReportReader extends InputReader {
             s.put("tenant", v.get("tenant").asText());
         }
         s.put("session", v.get("session").asText());
+        if (v.has("packets")) { // frames as the sender's egress saw them: the IP bytes without the Ethernet header
+            long packets = v.get("packets").asLong();
+            s.put("packets", packets);
+            s.put("ip_bytes", v.get("bytes").asLong() - packets * PathBytesReader.ETHERNET_HEADER_BYTES);
+        }
         s.put("host", v.get("host").asText());
         emit(v.get("src").asText() + ">" + v.get("dst").asText(), Out.Kind.PAIR_SIGNAL, s, ts);
     }

@@ -19,6 +19,11 @@ import org.fairfabric.monitor.stream.Out;
  * silent (no bytes, no report) for longer than the liveness timeout is dropped; silent for
  * exactly the timeout it is still kept. An active session counts once on every link of every
  * path the catalog gives its pair (Promenade's n_e); it is uncounted from the same links.
+ *
+ * <p>Only data counts as a session's traffic: a report of a pair's bytes (or a sender's report of
+ * an unpinned destination with its packet counts) whose packets' mean IP size is below the
+ * minimum ({@link MonitorSettings#sessionTraffic}) is silence, so the reverse direction of a TCP
+ * flow, its acknowledgements, is no session of its own.
  */
 public final class SessionTracker extends Stage {
     public static final String STORE = "sessions";
@@ -35,7 +40,13 @@ public final class SessionTracker extends Stage {
 
     @Override
     protected void handle(String pair, JsonNode signal, long ts, long now) {
+        String kind = signal.path("kind").asText();
+        boolean data = !signal.has("packets")
+                || settings.sessionTraffic(signal.get("packets").asLong(), signal.get("ip_bytes").asLong());
         String v = state.get(pair);
+        if (!data && (kind.equals("traffic") || v == null)) {
+            return; // acknowledgements: silence, and no session is created for them
+        }
         ObjectNode s;
         boolean changed = false;
         if (v == null) {
@@ -49,13 +60,14 @@ public final class SessionTracker extends Stage {
         } else {
             s = (ObjectNode) Json.parseObject(v);
         }
-        String kind = signal.path("kind").asText();
         if (kind.equals("report")) {
             long last = s.path("last_report_ms").asLong(Long.MIN_VALUE);
             if (ts < last) {
                 return;
             }
-            changed |= !signal.get("state").asText().equals(s.path("reported_state").asText(null));
+            // a sender's report of acknowledgements only says the pair carries no data
+            String reported = data ? signal.get("state").asText() : "inactive";
+            changed |= !reported.equals(s.path("reported_state").asText(null));
             if (signal.has("tenant")) {
                 changed |= putIfDifferent(s, "tenant", signal.get("tenant").asText());
             } else if (!s.has("tenant")) { // an unpinned destination: the catalog's tenant of the sender
@@ -67,7 +79,7 @@ public final class SessionTracker extends Stage {
             }
             changed |= putIfDifferent(s, "session", signal.get("session").asText());
             changed |= putIfDifferent(s, "sender", signal.get("host").asText());
-            s.put("reported_state", signal.get("state").asText());
+            s.put("reported_state", reported);
             s.put("last_report_ms", ts);
         } else if (kind.equals("traffic")) {
             if (ts > s.path("last_traffic_ms").asLong(Long.MIN_VALUE)) {

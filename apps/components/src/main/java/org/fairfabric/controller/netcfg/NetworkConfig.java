@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A parsed and checked network configuration (see {@link NetworkConfigParser} for the format). */
+/**
+ * A parsed and checked network configuration (see {@link NetworkConfigParser} for the format). The
+ * ONOS app builds one from ONOS's view (its constructors are public for that); it is not checked then.
+ */
 public final class NetworkConfig {
     /** A switch: its ONOS device id, fabric role, P4Runtime address and pipeconf. */
     public static final class Device {
@@ -14,7 +17,7 @@ public final class NetworkConfig {
         public final String pipeconf;
         public final Integer pod;
 
-        Device(String id, String role, GrpcAddress address, String pipeconf, Integer pod) {
+        public Device(String id, String role, GrpcAddress address, String pipeconf, Integer pod) {
             this.id = id;
             this.role = role;
             this.address = address;
@@ -28,7 +31,7 @@ public final class NetworkConfig {
         public final String device;
         public final int port;
 
-        Point(String device, int port) {
+        public Point(String device, int port) {
             this.device = device;
             this.port = port;
         }
@@ -55,7 +58,7 @@ public final class NetworkConfig {
         public final Point b;
         public final long bandwidthMbps;
 
-        Link(Point a, Point b, long bandwidthMbps) {
+        public Link(Point a, Point b, long bandwidthMbps) {
             this.a = a;
             this.b = b;
             this.bandwidthMbps = bandwidthMbps;
@@ -71,7 +74,7 @@ public final class NetworkConfig {
         /** The host runs the fairfabric host shim ({@code "fairfabric": {"shim": true}}). */
         public final boolean shim;
 
-        Host(String mac, String name, List<String> ips, Point location, boolean shim) {
+        public Host(String mac, String name, List<String> ips, Point location, boolean shim) {
             this.mac = mac;
             this.name = name;
             this.ips = List.copyOf(ips);
@@ -88,7 +91,7 @@ public final class NetworkConfig {
     /** Ports that carry a fabric link (no host may attach there). */
     public final Set<Point> linkPorts;
 
-    NetworkConfig(Map<String, Device> devices, Map<Point, String> portNames, List<Link> links, List<Host> hosts, Set<Point> linkPorts) {
+    public NetworkConfig(Map<String, Device> devices, Map<Point, String> portNames, List<Link> links, List<Host> hosts, Set<Point> linkPorts) {
         this.devices = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(devices));
         this.portNames = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(portNames));
         this.links = List.copyOf(links);

@@ -26,8 +26,9 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * on one bus over a platform's topology, slice programming and packet I/O: forwarding (with ARP),
  * routing groups, failure handling, dead paths, link probing and the P4TE/vFab report handler
  * (docs/architecture.md "Controller components"). The embedded controller and the ONOS app both
- * register them here, so both run the same graph; allocation and guarantees are added by the
- * embedded controller (they read its network configuration).
+ * register them here, so both run the same graph; allocation is added by each (the ONOS app's
+ * leader with Kafka configured, over a network configuration built from ONOS's view), guarantees and
+ * FACK by the embedded controller only.
  */
 public final class FabricComponents {
     /** The pinned-path table (path id to uplink), left out of forwarding under ECMP routing. */

@@ -6,9 +6,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.fairfabric.api.service.NetworkView;
+import org.fairfabric.api.dto.EventDto;
+import org.fairfabric.api.service.FabricService;
+import org.fairfabric.controller.alloc.AllocationComponent;
+import org.fairfabric.controller.alloc.KafkaRatesSink;
+import org.fairfabric.controller.alloc.RatesSink;
 import org.fairfabric.controller.component.ControlBus;
 import org.fairfabric.controller.component.ControlEvent;
+import org.fairfabric.controller.component.ProvisioningEvents;
+import org.fairfabric.controller.failure.DeadPathsComponent;
+import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
 import org.fairfabric.controller.program.FabricPlan;
 import org.fairfabric.controller.routing.RoutingMode;
@@ -27,6 +36,10 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * own: the graph the embedded controller registers ({@link FabricComponents}: forwarding with ARP,
  * routing groups, failure handling, link probing, the P4TE/vFab reports). One runner lives while
  * this node leads; {@link #close} stops its components and detaches them from the packet-ins.
+ * With Kafka the allocator runs too (the embedded {@link AllocationComponent}, over the network
+ * configuration built from ONOS's view): rates tables go to the shims on
+ * {@value KafkaRatesSink#TOPIC} and dead-path tables on {@value DeadPathsComponent#TOPIC}; the sinks
+ * are closed with their components.
  */
 final class ComponentsRunner implements AutoCloseable {
     /** The pipeline's CPU port and the AQ queue delta, as in the embedded controller (fabric.p4). */
@@ -38,14 +51,42 @@ final class ComponentsRunner implements AutoCloseable {
     private final ControlBus bus = new ControlBus();
     private final RunnerPackets packets;
     private final FabricComponents components;
+    private final AllocationComponent allocation;
+    private final ProvisioningEvents provisioning;
     private Topology posted;
 
+    /** Opens a sink on one Kafka topic of the configured brokers. */
+    interface KafkaSinks {
+        RatesSink open(String topic, String clientId, String what);
+    }
+
+    /**
+     * @param config the fabric as a network configuration (the allocator's input)
+     * @param kafka  the sinks to the shims; null: no allocator, nothing is published
+     */
     ComponentsRunner(P4InfoIndex p4, FabricTopology topology, DeviceProgramming<Entity, ?> devices, OnosPackets packets,
-                     NetworkView network, RoutingMode routing) {
+                     FabricService fabric, NetworkView network, Supplier<NetworkConfig> config, RoutingMode routing,
+                     KafkaSinks kafka) {
         this.packets = new RunnerPackets(packets);
         FabricPlan plan = FabricPlan.isFabricPipeline(p4) ? new FabricPlan(p4, CPU_PORT, QUEUE_DELTA) : null;
+        RatesSink deadPaths = plan != null && kafka != null
+                ? kafka.open(DeadPathsComponent.TOPIC, "fairfabric-onos-deadpaths", "dead paths") : null;
         components = FabricComponents.register(bus, p4, plan, topology, devices, this.packets, network,
-                ip -> macOfIp(topology.topology(), ip), routing, null, ECHO_INTERVAL_MS);
+                ip -> macOfIp(topology.topology(), ip), routing, deadPaths, ECHO_INTERVAL_MS);
+        allocation = kafka == null ? null : bus.register(new AllocationComponent(fabric, network, fabric.events(), config,
+                p4, plan == null ? null : devices, kafka.open(KafkaRatesSink.TOPIC, "fairfabric-onos-rates", "rates table"),
+                bus, routing));
+        provisioning = new ProvisioningEvents(bus, () -> null); // host changes arrive as topology() calls
+    }
+
+    /** A provisioning event of the fabric service (tenants, weights, sessions): the allocator runs again. */
+    void provisioning(EventDto e) {
+        provisioning.publish(e);
+    }
+
+    /** The allocator, null without Kafka. */
+    AllocationComponent allocation() {
+        return allocation;
     }
 
     /**

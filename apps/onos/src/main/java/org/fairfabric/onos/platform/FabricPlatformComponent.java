@@ -1,5 +1,8 @@
 package org.fairfabric.onos.platform;
 
+import static org.fairfabric.onos.platform.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
+import static org.fairfabric.onos.platform.OsgiPropertyConstants.KAFKA_BOOTSTRAP_PROPERTY;
+
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,8 +13,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.dto.EventTypes;
+import org.fairfabric.controller.alloc.KafkaRatesSink;
+import org.fairfabric.controller.alloc.RatesSink;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
 import org.fairfabric.controller.routing.RoutingMode;
 import org.fairfabric.core.model.Topology;
@@ -25,6 +31,7 @@ import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
 import org.onosproject.cluster.NodeId;
+import org.onosproject.cfg.ComponentConfigService;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.config.NetworkConfigEvent;
 import org.onosproject.net.config.NetworkConfigListener;
@@ -44,6 +51,7 @@ import org.onosproject.net.packet.PacketProcessor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -63,10 +71,20 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * leader left stale). Losing leadership stops the components. Followers compute and write nothing;
  * the flow rule and group stores are ONOS's, so they survive a change of leader. All work runs on
  * one thread of its own, never on ONOS's event threads.
+ *
+ * <p>With the {@value #KAFKA_BOOTSTRAP} property set (Kafka's {@code host:port[,host:port...]}), the
+ * leader also runs the allocator and publishes to Kafka as in embedded mode: rates tables on
+ * {@code ff.ctl.rates.v1} and dead-path tables on {@code ff.ctl.deadpaths.v1} (docs/kafka.md),
+ * through the embedded controller's {@link KafkaRatesSink}. Empty (the default): no allocator,
+ * nothing is published. Set it with
+ * {@code cfg set org.fairfabric.onos.platform.FabricPlatformComponent kafkaBootstrap host:9092}.
  */
-@Component(immediate = true, service = FabricPlatform.class)
+@Component(immediate = true, service = FabricPlatform.class, property = {KAFKA_BOOTSTRAP_PROPERTY + ":String=" + KAFKA_BOOTSTRAP_DEFAULT})
 public class FabricPlatformComponent implements FabricPlatform {
     public static final String LEADERSHIP_TOPIC = "org.fairfabric.programming";
+    /** The component property naming the Kafka brokers; empty: no Kafka. */
+    public static final String KAFKA_BOOTSTRAP = KAFKA_BOOTSTRAP_PROPERTY;
+    private static final Pattern BOOTSTRAP = Pattern.compile("[^\\s,:]+:\\d{1,5}(,[^\\s,:]+:\\d{1,5})*");
     private static final Logger LOG = LoggerFactory.getLogger(FabricPlatformComponent.class);
 
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
@@ -91,6 +109,9 @@ public class FabricPlatformComponent implements FabricPlatform {
     protected ClusterService clusterService;
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FairfabricService fairfabric;
+    /** Lists {@value #KAFKA_BOOTSTRAP} for ONOS's {@code cfg}; absent in tests. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL)
+    protected ComponentConfigService cfgService;
 
     private final List<SliceProgram> programs = new CopyOnWriteArrayList<>();
     private final DeviceListener deviceListener = e -> {
@@ -114,9 +135,22 @@ public class FabricPlatformComponent implements FabricPlatform {
     private NodeId localNode;
     private volatile boolean leader;
     private volatile boolean active;
+    /** Kafka brokers (host:port[,host:port...]) the leader publishes rates and dead paths to; empty: none. */
+    private volatile String kafkaBootstrap;
+    /** Opens the leader's Kafka sinks (tests record instead). */
+    SinkOpener sinks = KafkaRatesSink::new;
+
+    /** A sink of tables keyed by host on {@code topic} of the brokers {@code bootstrap}. */
+    interface SinkOpener {
+        RatesSink open(String bootstrap, String topic, String clientId, String what);
+    }
 
     @Activate
-    protected void activate() {
+    protected void activate(Map<String, Object> properties) {
+        if (cfgService != null) {
+            cfgService.registerProperties(getClass());
+        }
+        kafkaBootstrap = bootstrapOf(properties, null);
         worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairfabric-programming"));
         localNode = clusterService.getLocalNode().id();
         topology = new OnosFabricTopology(deviceService, linkService, hostService, netcfgService,
@@ -141,9 +175,52 @@ public class FabricPlatformComponent implements FabricPlatform {
         LOG.info("Started on {} ({})", localNode, leader ? "leader" : "follower");
     }
 
+    /**
+     * A changed {@value #KAFKA_BOOTSTRAP} restarts the leader's components with the new sinks. A
+     * malformed value is logged and changes nothing.
+     */
+    @Modified
+    protected void modified(Map<String, Object> properties) {
+        String before = kafkaBootstrap;
+        String now = bootstrapOf(properties, before);
+        if (java.util.Objects.equals(before, now)) {
+            return;
+        }
+        kafkaBootstrap = now;
+        LOG.info("{} is now {}", KAFKA_BOOTSTRAP, now == null ? "off" : now);
+        ExecutorService w = worker;
+        if (w != null && !w.isShutdown()) {
+            w.execute(this::stopComponents);
+        }
+        reprogram();
+    }
+
+    /** The brokers named by the properties; {@code current} when the value is malformed. */
+    static String bootstrapOf(Map<String, Object> properties, String current) {
+        Object v = properties == null ? null : properties.get(KAFKA_BOOTSTRAP);
+        String s = v == null ? "" : v.toString().trim();
+        if (s.isEmpty()) {
+            return null;
+        }
+        if (!BOOTSTRAP.matcher(s).matches()) {
+            LOG.error("{} '{}' ignored: expected host:port[,host:port...]; still {}", KAFKA_BOOTSTRAP, s,
+                    current == null ? "off" : current);
+            return current;
+        }
+        return s;
+    }
+
+    /** The brokers the leader publishes to, null when off (tests). */
+    String kafkaBootstrap() {
+        return kafkaBootstrap;
+    }
+
     @Deactivate
     protected void deactivate() {
         active = false;
+        if (cfgService != null) {
+            cfgService.unregisterProperties(getClass(), false);
+        }
         leadershipService.removeListener(leadershipListener);
         leadershipService.withdraw(LEADERSHIP_TOPIC);
         netcfgService.removeListener(netcfgListener);
@@ -217,6 +294,18 @@ public class FabricPlatformComponent implements FabricPlatform {
     }
 
     private void fabricEvent(EventDto e) {
+        ExecutorService w = worker;
+        if (active && w != null && !w.isShutdown()) {
+            try {
+                w.execute(() -> {
+                    if (runner != null) {
+                        runner.provisioning(e);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException ex) {
+                LOG.debug("event after shutdown ignored");
+            }
+        }
         if (e.type.equals(EventTypes.HOST_ADDED) || e.type.equals(EventTypes.HOST_REMOVED)
                 || e.type.equals(EventTypes.TENANT_DELETED)) {
             reprogram();
@@ -267,8 +356,11 @@ public class FabricPlatformComponent implements FabricPlatform {
         }
         if (runner == null) {
             try {
-                runner = new ComponentsRunner(p4, topology, devices(), packets, fairfabric.network(), RoutingMode.PINNED);
-                LOG.info("{} runs the components", localNode);
+                String kafka = kafkaBootstrap;
+                SinkOpener opener = sinks;
+                runner = new ComponentsRunner(p4, topology, devices(), packets, fairfabric.fabric(), fairfabric.network(),
+                        topology::configuration, RoutingMode.PINNED, kafka == null ? null : (topic, clientId, what) -> opener.open(kafka, topic, clientId, what));
+                LOG.info("{} runs the components{}", localNode, kafka == null ? "" : ", publishing to Kafka at " + kafka);
             } catch (RuntimeException e) {
                 LOG.error("the components did not start (slice programs still run): {}", e.toString());
             }

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.controller.netcfg.GrpcAddress;
+import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.core.model.ConnectPoint;
 import org.fairfabric.core.model.Device;
 import org.fairfabric.core.model.DeviceRole;
@@ -19,6 +21,7 @@ import org.fairfabric.core.model.LinkState;
 import org.fairfabric.core.model.Topology;
 import org.fairfabric.core.platform.FabricTopology;
 import org.fairfabric.onos.netcfg.FabricDeviceConfig;
+import org.fairfabric.onos.netcfg.FabricHostConfig;
 import org.onlab.packet.IpAddress;
 import org.onosproject.net.AnnotationKeys;
 import org.onosproject.net.DeviceId;
@@ -45,6 +48,7 @@ public final class OnosFabricTopology implements FabricTopology {
     private final NetworkConfigService netcfg;
     private final Supplier<List<HostDto>> tenantHosts;
     private volatile Topology topology;
+    private volatile NetworkConfig configuration;
 
     public OnosFabricTopology(DeviceService devices, LinkService links, HostService hosts, NetworkConfigService netcfg,
                               Supplier<List<HostDto>> tenantHosts) {
@@ -58,7 +62,9 @@ public final class OnosFabricTopology implements FabricTopology {
     /** Rebuilds the model from ONOS's services; returns it (the previous one stays if the new one is inconsistent). */
     public synchronized Topology refresh() {
         try {
-            topology = build();
+            Topology t = build();
+            configuration = configurationOf(t);
+            topology = t;
         } catch (IllegalArgumentException e) {
             LOG.warn("ONOS's topology is not a consistent fabric, keeping the previous model: {}", e.getMessage());
         }
@@ -68,6 +74,55 @@ public final class OnosFabricTopology implements FabricTopology {
     @Override
     public Topology topology() {
         return topology;
+    }
+
+    /**
+     * The fabric as the embedded controller's network configuration (what its allocator reads),
+     * from ONOS's view at the last {@link #refresh}: the model's switches (role, pod, P4Runtime
+     * address), one cable per pair of ONOS links, and ONOS's hosts on them with the {@code shim} flag
+     * of their {@code fairfabric} netcfg block. Null before the first model.
+     */
+    public NetworkConfig configuration() {
+        return configuration;
+    }
+
+    private NetworkConfig configurationOf(Topology t) {
+        Map<String, NetworkConfig.Device> devs = new java.util.LinkedHashMap<>();
+        for (Device d : t.devices().values()) {
+            GrpcAddress address;
+            try {
+                address = GrpcAddress.parse(d.address());
+            } catch (IllegalArgumentException e) {
+                address = new GrpcAddress("", 0, 0); // routerMac() reports the missing address
+            }
+            devs.put(d.id(), new NetworkConfig.Device(d.id(), d.role().name().toLowerCase(Locale.ROOT), address, null, d.pod()));
+        }
+        List<NetworkConfig.Link> cables = new ArrayList<>();
+        Set<NetworkConfig.Point> linkPorts = new HashSet<>();
+        Set<String> cableIds = new HashSet<>();
+        for (Link l : t.links()) {
+            NetworkConfig.Point a = new NetworkConfig.Point(l.src().elementId(), l.src().port());
+            NetworkConfig.Point b = new NetworkConfig.Point(l.dst().elementId(), l.dst().port());
+            String id = a.toString().compareTo(b.toString()) < 0 ? a + " " + b : b + " " + a;
+            if (!devs.containsKey(a.device) || !devs.containsKey(b.device) || !cableIds.add(id)) {
+                continue; // a host's cable, or the other direction of a cable already taken
+            }
+            linkPorts.add(a);
+            linkPorts.add(b);
+            cables.add(new NetworkConfig.Link(a, b, l.capacityBps() / 1_000_000L));
+        }
+        List<NetworkConfig.Host> servers = new ArrayList<>();
+        for (org.onosproject.net.Host h : hosts.getHosts()) {
+            String ip = ipv4(h);
+            if (ip == null || !devs.containsKey(h.location().deviceId().toString())) {
+                continue;
+            }
+            FabricHostConfig c = netcfg.getConfig(h.id(), FabricHostConfig.class);
+            servers.add(new NetworkConfig.Host(h.mac().toString().toLowerCase(Locale.ROOT), name(h), List.of(ip),
+                    new NetworkConfig.Point(h.location().deviceId().toString(), (int) h.location().port().toLong()),
+                    c != null && c.isValid() && c.shim()));
+        }
+        return new NetworkConfig(devs, Map.of(), cables, servers, linkPorts);
     }
 
     /**

@@ -105,8 +105,15 @@ public final class TestFabric {
         public final Set<ConfigFactory> factories = new HashSet<>();
         final Map<DeviceId, String> roles = new LinkedHashMap<>();
 
+        final Map<Object, String> hostBlocks = new LinkedHashMap<>();
+
         public void role(String device, String json) {
             roles.put(DeviceId.deviceId(device), json);
+        }
+
+        /** A host's {@code fairfabric} block, e.g. {@code {"shim": true}}. */
+        public void hostBlock(org.onosproject.net.HostId host, String json) {
+            hostBlocks.put(host, json);
         }
 
         @Override
@@ -122,6 +129,16 @@ public final class TestFabric {
         @Override
         @SuppressWarnings("unchecked")
         public <S, C extends Config<S>> C getConfig(S subject, Class<C> configClass) {
+            if (configClass == org.fairfabric.onos.netcfg.FabricHostConfig.class && hostBlocks.containsKey(subject)) {
+                org.fairfabric.onos.netcfg.FabricHostConfig h = new org.fairfabric.onos.netcfg.FabricHostConfig();
+                try {
+                    h.init((org.onosproject.net.HostId) subject, org.fairfabric.onos.netcfg.FabricHostConfig.KEY,
+                            new ObjectMapper().readTree(hostBlocks.get(subject)), new ObjectMapper(), null);
+                } catch (java.io.IOException e) {
+                    throw new IllegalArgumentException(hostBlocks.get(subject), e);
+                }
+                return (C) h;
+            }
             String json = roles.get(subject);
             if (configClass != FabricDeviceConfig.class || json == null) {
                 return null;

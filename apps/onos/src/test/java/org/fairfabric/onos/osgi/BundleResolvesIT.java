@@ -111,6 +111,30 @@ class BundleResolvesIT {
         assertTrue(started, "the leader runs the components (forwarding, routing groups, failure, probing) in the bundle");
     }
 
+    /**
+     * The inlined Kafka client builds its admin client and producer from the bundle's classes even
+     * when the calling thread's context class loader knows nothing of Kafka (as on ONOS's threads).
+     * No broker listens at the address: topic creation gives up with a warning, the producer is
+     * created anyway and retries later, as in embedded mode.
+     */
+    @Test
+    void theKafkaSinkIsBuiltFromTheInlinedClientInsideTheBundle() throws Exception {
+        ours.start();
+        Class<?> sinkClass = ours.loadClass("org.fairfabric.controller.alloc.KafkaRatesSink");
+        assertEquals(ours, org.osgi.framework.FrameworkUtil.getBundle(sinkClass), "KafkaRatesSink comes from our bundle");
+        Class<?> producer = ours.loadClass("org.apache.kafka.clients.producer.KafkaProducer");
+        assertEquals(ours, org.osgi.framework.FrameworkUtil.getBundle(producer), "kafka-clients is inlined");
+        Thread t = Thread.currentThread();
+        ClassLoader before = t.getContextClassLoader();
+        t.setContextClassLoader(new java.net.URLClassLoader(new java.net.URL[0], null));
+        try {
+            Object sink = sinkClass.getConstructor(String.class, String.class).newInstance("127.0.0.1:1", "ff.ctl.rates.v1");
+            ((AutoCloseable) sink).close();
+        } finally {
+            t.setContextClassLoader(before);
+        }
+    }
+
     @Test
     void theWebApplicationAndItsResourcesLoadInsideTheBundle() throws Exception {
         ours.start();

@@ -2,6 +2,7 @@ package org.fairfabric.onos.platform;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -120,6 +121,34 @@ class FabricPlatformComponentTest {
         }
     };
 
+    /** The component's properties at activation. */
+    final Map<String, Object> properties = new java.util.HashMap<>();
+    /** The Kafka sinks the platform opened: bootstrap, topic, then the sink. */
+    final List<RecordingSink> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** A sink that records what it is sent and whether it was closed. */
+    static final class RecordingSink implements org.fairfabric.controller.alloc.RatesSink, AutoCloseable {
+        final String bootstrap;
+        final String topic;
+        final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        volatile boolean closed;
+
+        RecordingSink(String bootstrap, String topic) {
+            this.bootstrap = bootstrap;
+            this.topic = topic;
+        }
+
+        @Override
+        public void send(String host, String json) {
+            sent.add(host + " " + json);
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
     void start(NodeId leader) {
         leaderships.leader = leader;
         fairfabric = fabric.start();
@@ -155,7 +184,12 @@ class FabricPlatformComponentTest {
             }
         };
         platform.fairfabric = fairfabric;
-        platform.activate();
+        platform.sinks = (bootstrap, topic, clientId, what) -> {
+            RecordingSink sink = new RecordingSink(bootstrap, topic);
+            opened.add(sink);
+            return sink;
+        };
+        platform.activate(properties);
         platform.bindSliceProgram(routes);
     }
 
@@ -394,5 +428,143 @@ class FabricPlatformComponentTest {
         assertEquals(0, platform.packetListeners(), "the components stopped with the platform");
         platform = null;
         TestFabric.stop(fairfabric);
+    }
+
+    @Test
+    void withKafkaConfiguredTheLeaderOpensItsSinksAndAFollowerOpensNone() throws Exception {
+        properties.put(FabricPlatformComponent.KAFKA_BOOTSTRAP, " kafka1:9092,kafka2:9092 ");
+        start(ME);
+        awaitComponents();
+        assertEquals("kafka1:9092,kafka2:9092", platform.kafkaBootstrap());
+        assertEquals(List.of(org.fairfabric.controller.failure.DeadPathsComponent.TOPIC, org.fairfabric.controller.alloc.KafkaRatesSink.TOPIC),
+                opened.stream().map(o -> o.topic).collect(java.util.stream.Collectors.toList()), "the leader opens the dead-path and rates sinks");
+        RecordingSink deadPaths = opened.get(0);
+        RecordingSink rates = opened.get(1);
+        assertEquals("kafka1:9092,kafka2:9092", rates.bootstrap);
+        assertEquals("kafka1:9092,kafka2:9092", deadPaths.bootstrap);
+        assertEquals(org.fairfabric.controller.failure.DeadPathsComponent.TOPIC, deadPaths.topic);
+        assertFalse(deadPaths.closed);
+
+        leaderships.elect(OTHER);
+        awaitComponents();
+        assertTrue(deadPaths.closed && rates.closed, "a follower publishes nothing: the sinks closed with the components");
+        platform.reprogram();
+        awaitComponents();
+        assertEquals(2, opened.size(), "a follower opens no sink");
+
+        leaderships.elect(ME);
+        awaitComponents();
+        assertEquals(4, opened.size());
+        assertFalse(opened.get(2).closed || opened.get(3).closed);
+    }
+
+    @Test
+    void changingKafkaBootstrapRestartsTheSinksAndABadValueChangesNothing() throws Exception {
+        start(ME);
+        awaitComponents();
+        assertTrue(platform.componentsRunning());
+        assertNull(platform.kafkaBootstrap(), "empty by default: no Kafka");
+        assertEquals(List.of(), opened);
+
+        platform.modified(Map.of(FabricPlatformComponent.KAFKA_BOOTSTRAP, "kafka:9092"));
+        awaitComponents();
+        assertEquals(2, opened.size(), "dead paths and rates");
+        assertEquals("kafka:9092", opened.get(0).bootstrap);
+        assertNotNull(platform.runner().allocation(), "the allocator runs with Kafka");
+        assertTrue(platform.componentsRunning());
+
+        for (String bad : List.of("kafka", "kafka:port", "a b:9092", "kafka:9092,")) {
+            platform.modified(Map.of(FabricPlatformComponent.KAFKA_BOOTSTRAP, bad));
+            awaitComponents();
+            assertEquals("kafka:9092", platform.kafkaBootstrap(), bad);
+            assertEquals(2, opened.size(), bad + " restarted nothing");
+            assertFalse(opened.get(0).closed || opened.get(1).closed, bad);
+        }
+
+        platform.modified(Map.of(FabricPlatformComponent.KAFKA_BOOTSTRAP, ""));
+        awaitComponents();
+        assertNull(platform.kafkaBootstrap());
+        assertTrue(opened.get(0).closed && opened.get(1).closed);
+        assertEquals(2, opened.size());
+        assertTrue(platform.componentsRunning(), "the components run on without Kafka");
+        assertNull(platform.runner().allocation(), "and without the allocator");
+    }
+
+    /** Two servers with host shims (ONOS hosts with {@code "fairfabric": {"shim": true}}), one on each leaf. */
+    void twoShimServers() {
+        hosts.add("s1", "00:00:00:00:01:01", "10.0.1.1", "device:leaf1", 1);
+        hosts.add("s2", "00:00:00:00:02:01", "10.0.2.1", "device:leaf2", 1);
+        for (org.onosproject.net.Host h : hosts.hosts) {
+            fabric.netcfg.hostBlock(h.id(), "{\"shim\": true}");
+        }
+    }
+
+    RecordingSink sinkOn(String topic) {
+        return opened.stream().filter(s -> s.topic.equals(topic)).reduce((a, b) -> b).orElse(null);
+    }
+
+    /** Waits (bounded) for a rates table of {@code host} that rates {@code sessionId}; returns it. */
+    static String awaitRates(RecordingSink rates, String host, String sessionId) throws Exception {
+        for (int i = 0; i < 200; i++) {
+            for (String r : rates.sent) {
+                if (!r.startsWith(host + " ")) {
+                    continue;
+                }
+                String table = r.substring(host.length() + 1);
+                for (com.fasterxml.jackson.databind.JsonNode e : new com.fasterxml.jackson.databind.ObjectMapper().readTree(table).path("sessions")) {
+                    if (sessionId.equals(e.path("id").asText())) {
+                        return table;
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no rates table of " + host + " rates session " + sessionId + ": " + rates.sent);
+    }
+
+    @Test
+    void theLeaderAllocatesADeclaredSessionAndPublishesTheRatesTables() throws Exception {
+        twoShimServers();
+        properties.put(FabricPlatformComponent.KAFKA_BOOTSTRAP, "kafka:9092");
+        start(ME);
+        awaitComponents();
+        org.fairfabric.controller.netcfg.NetworkConfig cfg = platform.topology() instanceof OnosFabricTopology
+                ? ((OnosFabricTopology) platform.topology()).configuration() : null;
+        assertEquals(java.util.Set.of("device:leaf1", "device:leaf2", "device:spine1"), cfg.devices.keySet());
+        assertEquals(2, cfg.links.size(), "one cable per pair of ONOS links");
+        assertEquals(100, cfg.links.get(0).bandwidthMbps);
+        assertTrue(cfg.hosts.stream().allMatch(h -> h.shim), "the netcfg's shim flag");
+
+        fairfabric.fabric().createTenant(new TenantDto("t1", "tenant one", 1.0, 0L));
+        fairfabric.fabric().addHost(new HostDto("s1", "t1", "10.0.1.1", "00:00:00:00:01:01", new LocationDto("device:leaf1", 1)));
+        fairfabric.fabric().addHost(new HostDto("s2", "t1", "10.0.2.1", "00:00:00:00:02:01", new LocationDto("device:leaf2", 1)));
+        org.fairfabric.api.dto.SessionDto session = fairfabric.fabric().declareSession(org.fairfabric.api.json.SessionJson.create(
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"srcHost\":\"s1\",\"dstHost\":\"s2\"}")));
+
+        RecordingSink rates = sinkOn(org.fairfabric.controller.alloc.KafkaRatesSink.TOPIC);
+        assertTrue(rates != null && "kafka:9092".equals(rates.bootstrap), "the leader opens the rates sink: " + opened);
+        String table = awaitRates(rates, "s1", session.id);
+        org.fairfabric.controller.alloc.RatesTableJson.check("s1", "s1", table); // what the shim accepts
+        assertTrue(platform.runner().allocation().ratesPublished() > 0);
+        assertEquals(List.of(session.id), fairfabric.network().allocations().stream().map(a -> a.sessionId)
+                .collect(java.util.stream.Collectors.toList()), "the allocation view (REST, CLI, GUI) has the session");
+        assertTrue(fairfabric.network().allocations().get(0).totalBps > 0);
+    }
+
+    @Test
+    void aFollowerWithKafkaConfiguredAllocatesNothing() throws Exception {
+        twoShimServers();
+        properties.put(FabricPlatformComponent.KAFKA_BOOTSTRAP, "kafka:9092");
+        start(OTHER);
+        awaitComponents();
+        fairfabric.fabric().createTenant(new TenantDto("t1", "tenant one", 1.0, 0L));
+        fairfabric.fabric().addHost(new HostDto("s1", "t1", "10.0.1.1", "00:00:00:00:01:01", new LocationDto("device:leaf1", 1)));
+        fairfabric.fabric().addHost(new HostDto("s2", "t1", "10.0.2.1", "00:00:00:00:02:01", new LocationDto("device:leaf2", 1)));
+        fairfabric.fabric().declareSession(org.fairfabric.api.json.SessionJson.create(
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"srcHost\":\"s1\",\"dstHost\":\"s2\"}")));
+        Thread.sleep(500); // longer than the allocator's quiet period: a leader would have published by now
+        awaitComponents();
+        assertEquals(List.of(), opened, "a follower opens no sink");
+        assertTrue(fairfabric.network().allocations().isEmpty());
     }
 }

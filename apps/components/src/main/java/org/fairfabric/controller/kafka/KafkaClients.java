@@ -6,6 +6,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -38,9 +39,23 @@ public final class KafkaClients {
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        return new KafkaProducer<>(p);
+        return withOwnClassLoader(() -> new KafkaProducer<>(p, new StringSerializer(), new StringSerializer()));
+    }
+
+    /**
+     * Kafka loads classes it names in its configuration through the thread's context class loader;
+     * inside ONOS that is not the bundle's (which inlines kafka-clients), so it is set to ours
+     * while clients are built.
+     */
+    private static <T> T withOwnClassLoader(Supplier<T> create) {
+        Thread t = Thread.currentThread();
+        ClassLoader before = t.getContextClassLoader();
+        t.setContextClassLoader(KafkaClients.class.getClassLoader());
+        try {
+            return create.get();
+        } finally {
+            t.setContextClassLoader(before);
+        }
     }
 
     /** {@link #reliableProducer} behind an {@link AsyncSender}: sending never blocks the caller. */
@@ -58,7 +73,7 @@ public final class KafkaClients {
         a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         a.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         a.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        try (Admin admin = Admin.create(a)) {
+        try (Admin admin = withOwnClassLoader(() -> Admin.create(a))) {
             for (Map.Entry<String, KafkaFuture<Void>> r : admin.createTopics(topics).values().entrySet()) {
                 try {
                     r.getValue().get(10, TimeUnit.SECONDS);
