@@ -115,6 +115,11 @@ control FabricIngress(inout headers_t hdr,
                  { hdr.ipv4.src_addr, hdr.ipv4.dst_addr, hdr.ipv4.protocol,
                    meta.l4_src_port, meta.l4_dst_port },
                  (bit<32>) 0xFFFFFFFF);
+            // Salted per switch by its router MAC (what my_station matched): with the 5-tuple
+            // alone every tier picked the same member index for a flow, and in a k=4 fat-tree
+            // ECMP reached two of the four core switches. A product, not another CRC input:
+            // CRCs are linear, so a salt hashed in only flips each choice by a constant.
+            meta.flow_hash = meta.flow_hash * ((((bit<32>) hdr.ethernet.dst_addr) << 1) | 1);
             acl.apply(hdr, meta, standard_metadata);
         }
         if (!done && !meta.drop_policy && hdr.ipv4.ttl <= 1) {

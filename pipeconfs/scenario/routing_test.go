@@ -197,3 +197,48 @@ func TestFailoverSkipsFailedUplinks(t *testing.T) {
 		t.Fatalf("downward: left on %d, want 2", got)
 	}
 }
+
+// TestTheRouterMacSaltsTheFlowHash: the same flow at two switches (each routes frames to its own
+// router MAC, 02:aa:00:00 and its device id as the controllers make them) picks its uplink
+// independently at each. With the 5-tuple alone both picked the same member index for every
+// flow, and in a k=4 fat-tree ECMP reached two of the four core switches.
+func TestTheRouterMacSaltsTheFlowHash(t *testing.T) {
+	routerMACOf := func(deviceID uint64) uint64 { return 0x02aa00000000 | deviceID }
+	ids := []uint64{1, 2, 5, 6, 13, 20}
+	h := newHarness(t)
+	leaf(h)
+	for _, id := range ids {
+		h.add(in+"my_station.my_station", []match{exact("hdr.ethernet.dst_addr", routerMACOf(id))}, 0, "NoAction")
+	}
+	for _, table := range []string{upD, upQ, upU} {
+		uplinkMembers(h, table)
+		groupOf(h, table, 1, 1, 3, 4)
+	}
+	const flows = 400
+	choice := map[uint64][]uint32{}
+	for _, id := range ids {
+		for i := 0; i < flows; i++ {
+			f := udpFrame(0, h1IP, remoteIP, 0, uint16(1024+i), 5001, 100)
+			putMAC(f[0:], routerMACOf(id))
+			port := h.sendTo(1, f, time.Second)
+			if port != 3 && port != 4 {
+				t.Fatalf("flow %d at device %d left on %d, want uplink 3 or 4", i, id, port)
+			}
+			choice[id] = append(choice[id], port)
+		}
+	}
+	// Independent choices agree about half the time (binomial, sd 10 of 400).
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			same := 0
+			for f := range choice[a] {
+				if choice[a][f] == choice[b][f] {
+					same++
+				}
+			}
+			if same < flows*3/10 || same > flows*7/10 {
+				t.Errorf("devices %d and %d chose the same uplink for %d of %d flows, want about half", a, b, same, flows)
+			}
+		}
+	}
+}
