@@ -19,6 +19,14 @@ def tx_bytes(intf):
         return int(fh.read())
 
 
+def stop_processes(procs):
+    """Kills the processes an experiment started (iperf3 servers and clients, ...) that still run, and reaps them all."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+
+
 def jain_index(xs):
     """Jain's fairness index of the values: 1 when all are equal, 1/n when one carries everything."""
     return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs)) if any(xs) else 0.0

@@ -17,7 +17,7 @@ import time
 
 from fairfabric_mn import runstate
 from fairfabric_mn.experiments import plot
-from fairfabric_mn.experiments.fabric_run import ControlledFabric, jain_index, tx_bytes
+from fairfabric_mn.experiments.fabric_run import ControlledFabric, jain_index, stop_processes, tx_bytes
 from fairfabric_mn.experiments.runner import Result, progress
 
 NAME = "p4te-balance"
@@ -96,10 +96,7 @@ def one_mode(mode, seconds):
         return {"uplink_utilisation": util, "goodput_bps": goodput, "routing_group_moves": len(moves),
                 "routing_groups_at_end": groups}
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
+        stop_processes(procs)
         f.close()
 
 

@@ -22,7 +22,7 @@ import tempfile
 import time
 
 from fairfabric_mn.experiments import flows, plot
-from fairfabric_mn.experiments.fabric_run import ControlledFabric
+from fairfabric_mn.experiments.fabric_run import ControlledFabric, stop_processes
 from fairfabric_mn.experiments.runner import Result, progress
 
 NAME = "p4te-fct"
@@ -116,10 +116,7 @@ def run_config(label, fack, ecn, seconds, seed, workdir):
                 "ce_packets_received": sum(after[n]["IpExtInCEPkts"] - before[n]["IpExtInCEPkts"] for n in hosts),
                 "facks_received_by_senders": facks}
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
+        stop_processes(procs)
         f.close()
 
 

@@ -20,7 +20,7 @@ import time
 
 from fairfabric_mn import runstate
 from fairfabric_mn.experiments import allocate, plot
-from fairfabric_mn.experiments.fabric_run import ControlledFabric, jain_index, tx_bytes
+from fairfabric_mn.experiments.fabric_run import ControlledFabric, jain_index, stop_processes, tx_bytes
 from fairfabric_mn.experiments.runner import Result, progress
 
 NAME = "promenade-ecmp"
@@ -115,10 +115,7 @@ def one_mode(setup, mode, seconds):
         return {"allocated_bps": {"h%d>h%d" % k: v for k, v in allocated.items()}, "achieved_bps": achieved,
                 "paths": paths, "uplink_bps": uplink_bps, "tcp_retransmits": retransmits, "sender_shims": shims}
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
+        stop_processes(procs)
         f.close()
 
 

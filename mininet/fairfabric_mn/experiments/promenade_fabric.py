@@ -17,7 +17,7 @@ import time
 
 from fairfabric_mn import runstate
 from fairfabric_mn.experiments import allocate, plot
-from fairfabric_mn.experiments.fabric_run import ControlledFabric
+from fairfabric_mn.experiments.fabric_run import ControlledFabric, stop_processes
 from fairfabric_mn.experiments.runner import Result, progress
 
 NAME = "promenade-fabric"
@@ -126,10 +126,7 @@ def run(quick=False):
         allocated = [alloc[s[0]]["totalBps"] for s in sessions]
         paths = [[(p["pathId"], p["rateBps"]) for p in alloc[s[0]]["paths"]] for s in sessions]
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
+        stop_processes(procs)
         f.close()
     prob = problem(sessions)
     res.problem("sending-servers", prob)

@@ -23,7 +23,7 @@ import time
 
 from fairfabric_mn import fabric, runstate
 from fairfabric_mn.experiments import plot
-from fairfabric_mn.experiments.fabric_run import ControlledFabric
+from fairfabric_mn.experiments.fabric_run import ControlledFabric, stop_processes
 from fairfabric_mn.experiments.runner import Result, progress
 from fairfabric_mn.shim import ShimSet, binary, consume
 
@@ -150,10 +150,7 @@ def run(quick=False):
         shim_stats = sender_shim[h1.name].stats()
         progress(NAME, "  TCP goodput %.2f Mbit/s, %d retransmits" % (tcp_bps / 1e6, tcp_retx))
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-            p.wait()
+        stop_processes(procs)
         for s in (sender_shim, receiver_shim):
             if s:
                 s.stop()
