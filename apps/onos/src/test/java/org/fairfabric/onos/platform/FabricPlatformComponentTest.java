@@ -240,6 +240,7 @@ class FabricPlatformComponentTest {
         }
     }
 
+    /** Waits for the platform's worker and then for the components it runs (their own threads write). */
     void awaitComponents() throws Exception {
         platform.awaitIdle();
         ComponentsRunner r = platform.runner();
@@ -253,7 +254,7 @@ class FabricPlatformComponentTest {
     void theLeaderProgramsEverySliceProgramAndFollowsTheTenantsHosts() throws Exception {
         hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
         start(ME);
-        platform.awaitIdle();
+        awaitComponents();
         assertTrue(platform.isLeader());
         assertEquals(List.of("run " + FabricPlatformComponent.LEADERSHIP_TOPIC), leaderships.calls);
         assertEquals(1, routesOn("device:leaf1"));
@@ -261,7 +262,7 @@ class FabricPlatformComponentTest {
 
         fairfabric.fabric().createTenant(new TenantDto("t1", "tenant one", 1.0, 0L));
         fairfabric.fabric().addHost(new HostDto("vm2", "t1", "10.0.2.1", "00:00:00:00:00:02", new LocationDto("device:leaf2", 2)));
-        platform.awaitIdle();
+        awaitComponents();
         assertEquals(1, routesOn("device:leaf2"), "a tenant's new host is routed");
     }
 
@@ -269,7 +270,7 @@ class FabricPlatformComponentTest {
     void aFollowerComputesAndWritesNothing() throws Exception {
         hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
         start(OTHER);
-        platform.awaitIdle();
+        awaitComponents();
         assertFalse(platform.isLeader());
         assertEquals(List.of(), computed);
         assertEquals(0, flows.entries.size());
@@ -280,7 +281,7 @@ class FabricPlatformComponentTest {
     void becomingLeaderProgramsAndRemovesWhatAFormerLeaderLeftStale() throws Exception {
         hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
         start(OTHER);
-        platform.awaitIdle();
+        awaitComponents();
         // what the former leader wrote for a host that has gone since
         hosts.hosts.clear();
         hosts.add("h3", "00:00:00:00:00:03", "10.0.3.1", "device:leaf1", 2);
@@ -292,7 +293,7 @@ class FabricPlatformComponentTest {
                 p4.action(P4Entities.IN + "downward_routing.route_down", "port", P4Entities.bytes(1))))).toCompletableFuture().get();
 
         leaderships.elect(ME);
-        platform.awaitIdle();
+        awaitComponents();
 
         assertTrue(platform.isLeader());
         assertEquals(1, routesOn("device:leaf1"));
@@ -304,12 +305,12 @@ class FabricPlatformComponentTest {
                 "the route to h3 replaced the stale one");
 
         leaderships.elect(OTHER);
-        platform.awaitIdle();
+        awaitComponents();
         assertFalse(platform.isLeader());
         int before = computed.size();
         hosts.add("h4", "00:00:00:00:00:04", "10.0.4.1", "device:leaf2", 1);
         platform.reprogram();
-        platform.awaitIdle();
+        awaitComponents();
         assertEquals(before, computed.size(), "a former leader stops computing");
         assertEquals(0, routesOn("device:leaf2"));
     }
