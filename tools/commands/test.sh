@@ -120,7 +120,7 @@ for s in "${suites[@]}"; do
             ff_monitor_start_bg 0 --reset
             run_suite gui "$FF_RUN/logs/test-gui.log" env FF_VENV="$FF_VENV" bash -c \
                 'cd apps/gui && npm run --silent build && npm test && npm run test:live'
-            { grep -E '^# (tests|pass|fail|skipped)|^not ok|^# (tenant|link|iperf3|busiest|ping|loads)' "$FF_RUN/logs/test-gui.log" || true; } | sed 's/^/    /' | head -n 30
+            { grep -E '^# (tests|pass|fail|skipped)|^not ok|^# (tenant|link|iperf3|fgedge00|ping|loads)' "$FF_RUN/logs/test-gui.log" || true; } | sed 's/^/    /' | head -n 30
             [ "$gui_monitor_was_running" = 1 ] || stop_pid monitor-0
             ;;
     esac
