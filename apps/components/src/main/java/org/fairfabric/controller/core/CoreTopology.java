@@ -1,6 +1,5 @@
 package org.fairfabric.controller.core;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -40,67 +39,41 @@ public final class CoreTopology {
             fastest.merge(l.a.device, bps, Math::max);
             fastest.merge(l.b.device, bps, Math::max);
         }
-        List<Server> servers = new ArrayList<>();
-        for (NetworkConfig.Host h : cfg.hosts) {
-            servers.add(new Server(h.name, h.ips.get(0), h.mac, new ConnectPoint(h.location.device, h.location.port)));
-        }
-        addHosts(b, fastest, servers, tenantHosts);
-        return b.build();
-    }
-
-    /** A host the platform knows at a switch port (the configuration's, or ONOS's). */
-    public static final class Server {
-        final String name;
-        final String ip;
-        final String mac;
-        final ConnectPoint at;
-
-        public Server(String name, String ip, String mac, ConnectPoint at) {
-            this.name = name;
-            this.ip = ip;
-            this.mac = mac;
-            this.at = at;
-        }
-    }
-
-    /**
-     * Adds the hosts: a tenant's host claims the platform's host at its port with its MAC or name;
-     * a tenant's host at the port of a host it does not claim is a VM on that server (it shares
-     * the server's cable); platform hosts nobody claimed stay, without a tenant. {@code fastest}:
-     * the fastest fabric link of each switch, the capacity its host links get.
-     */
-    public static void addHosts(Topology.Builder b, Map<String, Long> fastest, List<Server> servers, List<HostDto> tenantHosts) {
-        Map<ConnectPoint, Server> serverAtPort = new HashMap<>();
-        for (Server s : servers) {
-            serverAtPort.put(s.at, s);
-        }
-        Set<Server> claimed = new HashSet<>();
+        // a tenant's host claims the configuration's host with its MAC or name; a tenant's host at
+        // the port of another host is a VM on that server (it shares the server's cable)
+        Set<String> claimed = new HashSet<>();
         Map<ConnectPoint, String> serverAt = new HashMap<>();
-        List<HostDto> vms = new ArrayList<>();
+        Map<String, NetworkConfig.Host> configAtPort = new HashMap<>();
+        for (NetworkConfig.Host h : cfg.hosts) {
+            configAtPort.put(h.location.device + "/" + h.location.port, h);
+        }
+        List<HostDto> vms = new java.util.ArrayList<>();
         for (HostDto h : tenantHosts) {
             ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
-            Server server = serverAtPort.get(at);
-            boolean claims = server != null && (server.mac.equalsIgnoreCase(h.mac) || server.name.equals(h.id)) && !serverAt.containsKey(at);
+            NetworkConfig.Host server = configAtPort.get(h.location.device + "/" + h.location.port);
+            boolean claims = server != null && (server.mac.equals(h.mac) || server.name.equals(h.id)) && !serverAt.containsKey(at);
             if (server != null && !claims) {
                 vms.add(h);
                 continue;
             }
             if (server != null) {
-                claimed.add(server);
+                claimed.add(server.name);
             }
             serverAt.put(at, h.id);
             addHost(b, fastest, new Host(h.id, h.ip, h.mac, at, h.tenantId));
         }
-        for (Server s : servers) {
-            if (!claimed.contains(s)) {
-                serverAt.put(s.at, s.name);
-                addHost(b, fastest, new Host(s.name, s.ip, s.mac, s.at, null));
+        for (NetworkConfig.Host h : cfg.hosts) {
+            if (!claimed.contains(h.name)) {
+                ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
+                serverAt.put(at, h.name);
+                addHost(b, fastest, new Host(h.name, h.ips.get(0), h.mac, at, null));
             }
         }
         for (HostDto h : vms) {
             ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
             b.host(new Host(h.id, h.ip, h.mac, at, h.tenantId, serverAt.get(at)));
         }
+        return b.build();
     }
 
     private static void addHost(Topology.Builder b, Map<String, Long> fastest, Host h) {

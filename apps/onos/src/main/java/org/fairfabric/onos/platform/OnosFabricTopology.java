@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.fairfabric.api.dto.HostDto;
-import org.fairfabric.controller.core.CoreTopology;
 import org.fairfabric.controller.netcfg.GrpcAddress;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.core.model.ConnectPoint;
@@ -185,14 +184,50 @@ public final class OnosFabricTopology implements FabricTopology {
         }
 
         // ONOS's hosts stand where the embedded controller has the configuration's hosts
-        List<CoreTopology.Server> servers = new ArrayList<>();
+        Map<String, org.onosproject.net.Host> onosAtPort = new HashMap<>();
         for (org.onosproject.net.Host h : hosts.getHosts()) {
             if (fabric.contains(h.location().deviceId().toString()) && ipv4(h) != null) {
-                servers.add(new CoreTopology.Server(name(h), ipv4(h), h.mac().toString().toLowerCase(Locale.ROOT), at(h)));
+                onosAtPort.put(at(h).toString(), h);
             }
         }
-        CoreTopology.addHosts(b, fastest, servers, tenantHosts.get());
+        Set<org.onosproject.net.Host> claimed = new HashSet<>();
+        Map<ConnectPoint, String> serverAt = new HashMap<>();
+        List<HostDto> vms = new ArrayList<>();
+        for (HostDto h : tenantHosts.get()) {
+            ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
+            org.onosproject.net.Host server = onosAtPort.get(at.toString());
+            boolean claims = server != null && (server.mac().toString().equalsIgnoreCase(h.mac) || name(server).equals(h.id))
+                    && !serverAt.containsKey(at);
+            if (server != null && !claims) {
+                vms.add(h);
+                continue;
+            }
+            if (server != null) {
+                claimed.add(server);
+            }
+            serverAt.put(at, h.id);
+            addHost(b, fastest, new Host(h.id, h.ip, h.mac, at, h.tenantId));
+        }
+        for (org.onosproject.net.Host h : onosAtPort.values()) {
+            if (!claimed.contains(h)) {
+                ConnectPoint at = at(h);
+                serverAt.put(at, name(h));
+                addHost(b, fastest, new Host(name(h), ipv4(h), h.mac().toString().toLowerCase(Locale.ROOT), at, null));
+            }
+        }
+        for (HostDto h : vms) {
+            ConnectPoint at = new ConnectPoint(h.location.device, h.location.port);
+            b.host(new Host(h.id, h.ip, h.mac, at, h.tenantId, serverAt.get(at)));
+        }
         return b.build();
+    }
+
+    private static void addHost(Topology.Builder b, Map<String, Long> fastest, Host h) {
+        b.host(h);
+        long bps = fastest.getOrDefault(h.attachment().elementId(), 0L);
+        if (bps > 0) {
+            b.cable(new ConnectPoint(h.id(), 0), h.attachment(), bps);
+        }
     }
 
     private static ConnectPoint at(org.onosproject.net.Host h) {
