@@ -64,8 +64,8 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * fairfabric's platform inside ONOS: builds the adapters ({@link OnosFabricTopology},
  * {@link OnosDeviceProgramming}, {@link OnosPackets}), runs for leadership of
  * {@value #LEADERSHIP_TOPIC}. On the leader it runs the controller's components
- * ({@link ComponentsRunner}: forwarding, routing groups, failure handling, probing — the embedded
- * controller's graph), tells them the fabric's model whenever ONOS's devices, links, hosts or
+ * ({@link ComponentsRunner}: forwarding, routing groups, failure handling, probing, the allocator
+ * with its pinned-path entries, the guarantees' AQ entries — the embedded controller's graph), tells them the fabric's model whenever ONOS's devices, links, hosts or
  * network configuration or the tenants' hosts change, and programs every registered
  * {@link SliceProgram} then (and once when it becomes leader, which also removes what a former
  * leader left stale). Losing leadership stops the components. Followers compute and write nothing;
@@ -73,10 +73,10 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * one thread of its own, never on ONOS's event threads.
  *
  * <p>With the {@value #KAFKA_BOOTSTRAP} property set (Kafka's {@code host:port[,host:port...]}), the
- * leader also runs the allocator and publishes to Kafka as in embedded mode: rates tables on
+ * leader also publishes to Kafka as in embedded mode: rates tables on
  * {@code ff.ctl.rates.v1} and dead-path tables on {@code ff.ctl.deadpaths.v1} (docs/kafka.md),
- * through the embedded controller's {@link KafkaRatesSink}. Empty (the default): no allocator,
- * nothing is published. Set it with
+ * through the embedded controller's {@link KafkaRatesSink}. Empty (the default): nothing is
+ * published. Set it with
  * {@code cfg set org.fairfabric.onos.platform.FabricPlatformComponent kafkaBootstrap host:9092}.
  */
 @Component(immediate = true, service = FabricPlatform.class, property = {KAFKA_BOOTSTRAP_PROPERTY + ":String=" + KAFKA_BOOTSTRAP_DEFAULT})

@@ -511,7 +511,128 @@ class FabricPlatformComponentTest {
         assertTrue(opened.get(0).closed && opened.get(1).closed);
         assertEquals(2, opened.size());
         assertTrue(platform.componentsRunning(), "the components run on without Kafka");
-        assertNull(platform.runner().allocation(), "and without the allocator");
+        assertNotNull(platform.runner().allocation(), "the allocator runs on too, as in embedded mode (pinned paths, AQs)");
+    }
+
+    /**
+     * The allocator and the guarantees run on the leader without Kafka, as in embedded mode: the
+     * pinned-path entries (slice "allocation": the first-hop path classifier of a sender without a
+     * shim, the tag-keeping host port of a receiver with one) and the AQ entries of a tenant with a
+     * guarantee (slice "guarantees": outbound AQ and classifier at the sender's leaf, inbound at the
+     * receiver's) are the flow rules the embedded code writes for the same allocation.
+     */
+    @Test
+    void theLeadersPinnedPathAndAqEntriesAreTheEmbeddedOnes() throws Exception {
+        hosts.add("s1", "00:00:00:00:01:01", "10.0.1.1", "device:leaf1", 1);
+        hosts.add("s2", "00:00:00:00:02:01", "10.0.2.1", "device:leaf2", 1);
+        fabric.netcfg.hostBlock(hosts.hosts.get(1).id(), "{\"shim\": true}");
+        start(ME);
+        awaitComponents();
+        assertNull(platform.kafkaBootstrap());
+        fairfabric.fabric().createTenant(new TenantDto("t1", "tenant one", 1.0, 10_000_000L));
+        fairfabric.fabric().addHost(new HostDto("s1", "t1", "10.0.1.1", "00:00:00:00:01:01", new LocationDto("device:leaf1", 1)));
+        fairfabric.fabric().addHost(new HostDto("s2", "t1", "10.0.2.1", "00:00:00:00:02:01", new LocationDto("device:leaf2", 1)));
+        org.fairfabric.api.dto.SessionDto session = fairfabric.fabric().declareSession(org.fairfabric.api.json.SessionJson.create(
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"srcHost\":\"s1\",\"dstHost\":\"s2\"}")));
+
+        Map<String, List<org.onosproject.net.flow.FlowRule>> paths = Map.of();
+        Map<String, List<org.onosproject.net.flow.FlowRule>> aqs = Map.of();
+        boolean same = false;
+        for (int i = 0; i < 100 && !same; i++) { // the allocator waits for a quiet period, then the guarantees write
+            Thread.sleep(100);
+            awaitComponents();
+            org.fairfabric.controller.alloc.AllocationResult r = platform.runner().allocation().loop().current();
+            if (r == null || r.sessions().stream().noneMatch(a -> a.session().id.equals(session.id))) {
+                continue;
+            }
+            paths = embeddedRules(org.fairfabric.controller.alloc.AllocationComponent.SLICE, embeddedPathEntities(r));
+            aqs = embeddedRules(org.fairfabric.controller.guarantee.GuaranteesComponent.SLICE, embeddedAqEntities(r));
+            same = paths.equals(writtenRules(org.fairfabric.controller.alloc.AllocationComponent.SLICE, paths))
+                    && aqs.equals(writtenRules(org.fairfabric.controller.guarantee.GuaranteesComponent.SLICE, aqs));
+        }
+        for (String d : List.of("device:leaf1", "device:leaf2", "device:spine1")) {
+            assertSameRules(paths.getOrDefault(d, List.of()), flows.rules(DeviceId.deviceId(d),
+                    sliceApp(org.fairfabric.controller.alloc.AllocationComponent.SLICE)), d + " pinned paths");
+            assertSameRules(aqs.getOrDefault(d, List.of()), flows.rules(DeviceId.deviceId(d),
+                    sliceApp(org.fairfabric.controller.guarantee.GuaranteesComponent.SLICE)), d + " AQs");
+        }
+        assertEquals(java.util.Set.of(P4Entities.IN + "path_classifier.path_classifier"), tables(paths.get("device:leaf1")));
+        assertEquals(java.util.Set.of(P4Entities.EG + "rewrite.host_port_keep_tag"), tables(paths.get("device:leaf2")));
+        assertEquals(java.util.Set.of(P4Entities.IN + "aq_ingress.aq_table", P4Entities.IN + "aq_classify_outbound.aq_classify_outbound"),
+                tables(aqs.get("device:leaf1")), "the sender's outbound AQ");
+        assertEquals(java.util.Set.of(P4Entities.EG + "aq_egress.aq_table", P4Entities.EG + "aq_classify_inbound.aq_classify_inbound"),
+                tables(aqs.get("device:leaf2")), "the receiver's inbound AQ");
+        assertTrue(same);
+
+        // a follower's node, after losing leadership, writes no more of them
+        leaderships.elect(OTHER);
+        awaitComponents();
+        int batches = flows.batches.size();
+        fairfabric.fabric().declareSession(org.fairfabric.api.json.SessionJson.create(
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"srcHost\":\"s2\",\"dstHost\":\"s1\"}")));
+        Thread.sleep(300);
+        awaitComponents();
+        assertEquals(batches, flows.batches.size());
+    }
+
+    P4InfoIndex p4Index() {
+        return new P4InfoIndex(P4InfoNames.pipeconfP4Info());
+    }
+
+    /** What the embedded allocation applier writes for {@code r} (AllocationDataPlane, as AllocationApplier calls it). */
+    Map<String, List<Entity>> embeddedPathEntities(org.fairfabric.controller.alloc.AllocationResult r) {
+        return new org.fairfabric.controller.alloc.AllocationDataPlane(new org.fairfabric.controller.program.AllocationEntities(p4Index()))
+                .pathEntities(r);
+    }
+
+    /** What the embedded guarantees component writes for {@code r}: a fresh one on a bus of its own, told the allocation. */
+    Map<String, List<Entity>> embeddedAqEntities(org.fairfabric.controller.alloc.AllocationResult r) {
+        Map<String, List<Entity>> out = new java.util.concurrent.ConcurrentSkipListMap<>();
+        try (org.fairfabric.controller.component.ControlBus bus = new org.fairfabric.controller.component.ControlBus()) {
+            bus.register(new org.fairfabric.controller.guarantee.GuaranteesComponent(
+                    new org.fairfabric.controller.alloc.AllocationDataPlane(new org.fairfabric.controller.program.AllocationEntities(p4Index())),
+                    (slice, device, entities) -> {
+                        out.put(device, entities);
+                        return java.util.concurrent.CompletableFuture.completedFuture(null);
+                    }));
+            bus.post(new org.fairfabric.controller.component.ControlEvent.Allocated(r));
+            bus.sync();
+        }
+        return out;
+    }
+
+    /** {@code entities} as ONOS flow rules of {@code slice}, per switch (non-empty switches only). */
+    Map<String, List<org.onosproject.net.flow.FlowRule>> embeddedRules(String slice, Map<String, List<Entity>> entities) {
+        EntityTranslator translator = new EntityTranslator(P4InfoNames.ofPipeconf());
+        Map<String, List<org.onosproject.net.flow.FlowRule>> out = new TreeMap<>();
+        entities.forEach((d, es) -> {
+            if (!es.isEmpty()) {
+                out.put(d, translator.translate(DeviceId.deviceId(d), sliceApp(slice), es).rules());
+            }
+        });
+        return out;
+    }
+
+    /** The rules of {@code slice} on the switches of {@code like}, or {@code like}'s own list where they are the same rules. */
+    Map<String, List<org.onosproject.net.flow.FlowRule>> writtenRules(String slice, Map<String, List<org.onosproject.net.flow.FlowRule>> like) {
+        Map<String, List<org.onosproject.net.flow.FlowRule>> out = new TreeMap<>();
+        for (String d : List.of("device:leaf1", "device:leaf2", "device:spine1")) {
+            List<org.onosproject.net.flow.FlowRule> have = flows.rules(DeviceId.deviceId(d), sliceApp(slice));
+            List<org.onosproject.net.flow.FlowRule> want = like.getOrDefault(d, List.of());
+            boolean equal = have.size() == want.size() && want.stream().allMatch(w -> have.stream().anyMatch(h -> h.exactMatch(w)));
+            if (!have.isEmpty() || !want.isEmpty()) {
+                out.put(d, equal ? want : have);
+            }
+        }
+        return out;
+    }
+
+    static java.util.Set<String> tables(List<org.onosproject.net.flow.FlowRule> rules) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (org.onosproject.net.flow.FlowRule r : rules == null ? List.<org.onosproject.net.flow.FlowRule>of() : rules) {
+            out.add(r.table().toString());
+        }
+        return out;
     }
 
     /** Two servers with host shims (ONOS hosts with {@code "fairfabric": {"shim": true}}), one on each leaf. */
