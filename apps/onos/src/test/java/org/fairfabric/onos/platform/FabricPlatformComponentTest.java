@@ -53,6 +53,8 @@ class FabricPlatformComponentTest {
     final RecordingGroups groups = new RecordingGroups();
     final Leaderships leaderships = new Leaderships();
     final List<PacketProcessor> processors = new ArrayList<>();
+    final List<org.onosproject.net.packet.OutboundPacket> emitted = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final Messages messages = new Messages();
     final P4Entities p4 = new P4Entities();
     final List<Integer> computed = new ArrayList<>();
     FabricComponent fairfabric;
@@ -94,6 +96,32 @@ class FabricPlatformComponentTest {
             LeadershipEvent e = new LeadershipEvent(LeadershipEvent.Type.LEADER_CHANGED,
                     leadership(FabricPlatformComponent.LEADERSHIP_TOPIC));
             listeners.forEach(l -> l.event(e));
+        }
+    }
+
+    /** ONOS's cluster messaging as one node sees it: what it unicasts, and its subscribers (the test delivers to them). */
+    static final class Messages extends org.onosproject.store.cluster.messaging.ClusterCommunicationServiceAdapter {
+        final List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<byte[]> payloads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final Map<String, java.util.function.Consumer<byte[]>> subscribers = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public <M> java.util.concurrent.CompletableFuture<Void> unicast(M message, org.onosproject.store.cluster.messaging.MessageSubject subject,
+                                                                      java.util.function.Function<M, byte[]> encoder, NodeId to) {
+            sent.add(to + " " + subject.value());
+            payloads.add(encoder.apply(message));
+            return java.util.concurrent.CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public <M> void addSubscriber(org.onosproject.store.cluster.messaging.MessageSubject subject, java.util.function.Function<byte[], M> decoder,
+                                      java.util.function.Consumer<M> handler, java.util.concurrent.Executor executor) {
+            subscribers.put(subject.value(), bytes -> executor.execute(() -> handler.accept(decoder.apply(bytes))));
+        }
+
+        @Override
+        public void removeSubscriber(org.onosproject.store.cluster.messaging.MessageSubject subject) {
+            subscribers.remove(subject.value());
         }
     }
 
@@ -175,7 +203,13 @@ class FabricPlatformComponentTest {
             public void removeProcessor(PacketProcessor processor) {
                 processors.remove(processor);
             }
+
+            @Override
+            public void emit(org.onosproject.net.packet.OutboundPacket packet) {
+                emitted.add(packet);
+            }
         };
+        platform.clusterCommunicator = messages;
         platform.leadershipService = leaderships;
         platform.clusterService = new ClusterServiceAdapter() {
             @Override
@@ -633,6 +667,100 @@ class FabricPlatformComponentTest {
             out.add(r.table().toString());
         }
         return out;
+    }
+
+    /**
+     * ONOS hands a packet-in to the switch's master only. A node that does not lead relays the
+     * fabric's packet-ins to the leader over cluster messaging (blocking them for other apps); once
+     * it leads, its components hear them and nothing is relayed.
+     */
+    @Test
+    void aFollowerRelaysTheFabricsPacketInsToTheLeader() throws Exception {
+        hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 1);
+        start(OTHER);
+        awaitComponents();
+        byte[] frame = OnosPacketsTest.arpRequest();
+        org.onosproject.net.packet.PacketContextAdapter ctx = new org.onosproject.net.packet.PacketContextAdapter(0,
+                OnosPacketsTest.viaInterpreter(frame), null, false);
+
+        processors.get(0).process(ctx);
+
+        assertTrue(ctx.isHandled(), "blocked: no other app answers it on the master");
+        assertEquals(List.of("node-b " + RelayedPacketIn.SUBJECT.value()), messages.sent);
+        RelayedPacketIn relayed = RelayedPacketIn.decode(messages.payloads.get(0));
+        assertEquals("device:leaf1", relayed.deviceId);
+        org.junit.jupiter.api.Assertions.assertArrayEquals(frame, relayed.frame);
+        assertEquals(2L, relayed.metadata.get("ingress_port"));
+        assertEquals(1L, relayed.metadata.get("reason"));
+        assertEquals(List.of(), emitted, "a follower answers nothing itself");
+
+        leaderships.elect(ME);
+        awaitComponents();
+        processors.get(0).process(new org.onosproject.net.packet.PacketContextAdapter(0, OnosPacketsTest.viaInterpreter(frame), null, false));
+        assertEquals(1, messages.sent.size(), "the leader handles its own packet-ins");
+
+        leaderships.elect(null);
+        awaitComponents();
+        processors.get(0).process(new org.onosproject.net.packet.PacketContextAdapter(0, OnosPacketsTest.viaInterpreter(frame), null, false));
+        assertEquals(1, messages.sent.size(), "no leader: dropped, not relayed");
+    }
+
+    /** The leader's components hear a packet-in another node relayed: its ARP request is answered out of the port it came in on. */
+    @Test
+    void theLeaderAnswersAnArpRequestRelayedFromAnotherNode() throws Exception {
+        hosts.add("h1", "00:00:00:00:00:01", "10.0.1.1", "device:leaf1", 2);
+        hosts.add("h2", "00:00:00:00:00:02", "10.0.2.1", "device:leaf2", 1);
+        start(ME);
+        awaitComponents();
+        java.util.function.Consumer<byte[]> subscriber = messages.subscribers.get(RelayedPacketIn.SUBJECT.value());
+        assertNotNull(subscriber, "every node subscribes to relayed packet-ins");
+
+        byte[] request = RelayedPacketIn.encode(new RelayedPacketIn("device:leaf1", OnosPacketsTest.arpRequest(),
+                Map.of("ingress_port", 2L, "reason", 1L, "event_port", 0L, "metric", 0L, "direction", 0L, "value", 0L)));
+        subscriber.accept(request);
+
+        List<org.onosproject.net.packet.OutboundPacket> replies = awaitArpReplies(1);
+        assertEquals(1, replies.size(), "an ARP reply was sent: " + emitted.size() + " packet-outs");
+        org.onosproject.net.packet.OutboundPacket reply = replies.get(0);
+        assertEquals(DeviceId.deviceId("device:leaf1"), reply.sendThrough());
+        assertEquals(org.onosproject.net.flow.DefaultTrafficTreatment.builder()
+                .setOutput(org.onosproject.net.PortNumber.portNumber(2)).build(), reply.treatment());
+        org.onlab.packet.ARP arp = arpOf(reply);
+        assertEquals(org.onlab.packet.ARP.OP_REPLY, arp.getOpCode());
+        assertEquals(org.onlab.packet.MacAddress.valueOf("00:00:00:00:00:02"),
+                org.onlab.packet.MacAddress.valueOf(arp.getSenderHardwareAddress()), "h2's MAC answers for 10.0.2.1");
+
+        // messages that are not relayed packet-ins are dropped; the next good one is answered again
+        subscriber.accept(new byte[] {9, 9});
+        subscriber.accept(new byte[0]);
+        subscriber.accept(request);
+        assertEquals(2, awaitArpReplies(2).size());
+
+        platform.deactivate();
+        assertNull(messages.subscribers.get(RelayedPacketIn.SUBJECT.value()), "deactivation unsubscribes");
+        platform = null;
+        TestFabric.stop(fairfabric);
+    }
+
+    /** The ARP packet-outs sent so far, once there are {@code n} (bounded wait: the relay thread, then forwarding's). */
+    List<org.onosproject.net.packet.OutboundPacket> awaitArpReplies(int n) throws Exception {
+        List<org.onosproject.net.packet.OutboundPacket> out = List.of();
+        for (int i = 0; i < 250 && out.size() < n; i++) {
+            Thread.sleep(20);
+            out = emitted.stream().filter(o -> arpOf(o) != null).collect(java.util.stream.Collectors.toList());
+        }
+        return out;
+    }
+
+    static org.onlab.packet.ARP arpOf(org.onosproject.net.packet.OutboundPacket o) {
+        byte[] b = new byte[o.data().remaining()];
+        o.data().duplicate().get(b);
+        try {
+            org.onlab.packet.Ethernet eth = org.onlab.packet.Ethernet.deserializer().deserialize(b, 0, b.length);
+            return eth.getEtherType() == org.onlab.packet.Ethernet.TYPE_ARP ? (org.onlab.packet.ARP) eth.getPayload() : null;
+        } catch (org.onlab.packet.DeserializationException e) {
+            return null;
+        }
     }
 
     /** Two servers with host shims (ONOS hosts with {@code "fairfabric": {"shim": true}}), one on each leaf. */
