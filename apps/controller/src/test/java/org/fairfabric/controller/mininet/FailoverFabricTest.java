@@ -28,23 +28,28 @@ import org.junit.jupiter.api.Test;
  * carries UDP offered above its allocation (the shim shapes it). The leaf uplink of the path with
  * the largest rate fails:
  * <ul>
- * <li>fail-stop: {@code POST /emulation/link-state} (100 % loss on both ends), {@link #REPEATS}
- * times; the switches detect it, the controller publishes the dead path (ff.ctl.deadpaths.v1),
+ * <li>fail-stop: the cable is cut (Mininet takes both interfaces down: the ports lose their
+ * carrier), {@link #REPEATS} times; p4switch reports the carrier loss into its pipeline, which fails
+ * the port at once (fast failover in the data plane; docs/pipeline.md "Port down"), the controller
+ * publishes the dead path (ff.ctl.deadpaths.v1),
  * the sender's shim moves the path's rate to the other paths, the re-allocation follows without
  * it; after the link returns the allocation and the shim use it again;</li>
+ * <li>the baseline, fail-stop seen by echo alone: {@code POST /emulation/link-state} (100 % loss on
+ * both ends, carrier kept: a silent black hole), {@link #ECHO_REPEATS} times, same checks;</li>
  * <li>gray: 5 % loss set in p4switch's traffic manager on the same port, {@link #GRAY_REPEATS}
  * times: detected, the shim moves the session off it.</li>
  * </ul>
  * Restoration (fail-stop) is measured at the receiver: its interface's received bytes sampled every
- * 5 ms; restored = the end of the first 100 ms window, after the outage the failure causes (a
- * window below 50 %), that carries ≥ 90 % of the new allocation and is followed by 300 ms of
- * such windows. A 5 % loss causes no such dip: for gray failures the
+ * 5 ms; restored = the first sample with new bytes after the longest silence (no byte received)
+ * that begins after the failure, and the traffic must then reach ≥ 90 % of the new allocation over
+ * 100 ms windows for 300 ms. A 5 % loss causes no such dip: for gray failures the
  * figure is when the shim moved the session off the lossy link. Printed as p50/p99 with the detection (controller event) and
  * shim-move times; the test asserts behaviour (paths avoided, traffic back), not times.
  */
 class FailoverFabricTest extends FabricTestBase {
     static final int REPEATS = Integer.getInteger("fairfabric.failover.repeats", 10);
     static final int GRAY_REPEATS = Integer.getInteger("fairfabric.failover.grayRepeats", 3);
+    static final int ECHO_REPEATS = Integer.getInteger("fairfabric.failover.echoRepeats", 3);
     static final long DEMAND_BPS = 6_000_000;
     static final String SRC = "fobh1";
     static final String DST = "fobh13";
@@ -126,7 +131,7 @@ class FailoverFabricTest extends FabricTestBase {
         List<Double> movedMs = new ArrayList<>();
         List<Double> reallocMs = new ArrayList<>();
         for (int i = 1; i <= REPEATS; i++) {
-            Cycle c = failAndRecover(i, false);
+            Cycle c = failAndRecover(i, Mode.CUT);
             restoreMs.add(c.restoreMs);
             detectMs.add(c.detectMs);
             movedMs.add(c.movedMs);
@@ -135,15 +140,33 @@ class FailoverFabricTest extends FabricTestBase {
         report("fail-stop", restoreMs, detectMs, movedMs, reallocMs);
     }
 
+    /** The baseline of the same run: a black hole without carrier loss, found by missed echoes alone. */
     @Test
     @Order(2)
+    void failStopSeenByEchoAloneBaseline() throws Exception {
+        List<Double> restoreMs = new ArrayList<>();
+        List<Double> detectMs = new ArrayList<>();
+        List<Double> movedMs = new ArrayList<>();
+        List<Double> reallocMs = new ArrayList<>();
+        for (int i = 1; i <= ECHO_REPEATS; i++) {
+            Cycle c = failAndRecover(i, Mode.BLACK_HOLE);
+            restoreMs.add(c.restoreMs);
+            detectMs.add(c.detectMs);
+            movedMs.add(c.movedMs);
+            reallocMs.add(c.reallocMs);
+        }
+        report("echo-alone fail-stop", restoreMs, detectMs, movedMs, reallocMs);
+    }
+
+    @Test
+    @Order(3)
     void grayFailureMovesTheSessionOffTheLossyLink() throws Exception {
         List<Double> restoreMs = new ArrayList<>();
         List<Double> detectMs = new ArrayList<>();
         List<Double> movedMs = new ArrayList<>();
         List<Double> reallocMs = new ArrayList<>();
         for (int i = 1; i <= GRAY_REPEATS; i++) {
-            Cycle c = failAndRecover(i, true);
+            Cycle c = failAndRecover(i, Mode.GRAY);
             restoreMs.add(c.restoreMs);
             detectMs.add(c.detectMs);
             movedMs.add(c.movedMs);
@@ -155,8 +178,20 @@ class FailoverFabricTest extends FabricTestBase {
     record Cycle(double restoreMs, double detectMs, double movedMs, double reallocMs) {
     }
 
+    /** How the link fails: the cable cut (carrier lost), a black hole (100 % loss, carrier kept), 5 % loss. */
+    enum Mode {
+        CUT("fail-stop"), BLACK_HOLE("echo-alone fail-stop"), GRAY("gray 5 %");
+
+        final String label;
+
+        Mode(String label) {
+            this.label = label;
+        }
+    }
+
     /** One failure of the busiest path's leaf uplink, then its recovery; asserts the moves both ways. */
-    private Cycle failAndRecover(int n, boolean gray) throws Exception {
+    private Cycle failAndRecover(int n, Mode mode) throws Exception {
+        boolean gray = mode == Mode.GRAY;
         // a clean start: no path avoided at the sender's shim (a link that flapped after the last recovery is back)
         awaitShim("/failover", f -> f.path("dead").size() == 0, 30, "no dead path at the shim before failure " + n);
         Map<Integer, double[]> before = awaitAllocation(p -> !p.isEmpty(), 60, "the session allocated before failure " + n);
@@ -165,7 +200,7 @@ class FailoverFabricTest extends FabricTestBase {
         int port = 4 + spine;
         JsonNode fo0 = shim("/failover");
         long after = ctl.lastEventSeq();
-        Path samples = work.resolve("rx-" + (gray ? "gray" : "stop") + "-" + n + ".txt");
+        Path samples = work.resolve("rx-" + mode.name().toLowerCase() + "-" + n + ".txt");
         double sampleS = gray ? 90 : 60;
         int sampler = fabric.call("bg", "host", DST, "argv", List.of("python3", "-c", SAMPLER, samples.toString(),
                 fabric.host(DST).path("intf").asText(), Double.toString(sampleS))).path("job").asInt();
@@ -174,6 +209,8 @@ class FailoverFabricTest extends FabricTestBase {
         Instant failedAt = Instant.now();
         if (gray) {
             admin().setLoss(port, 0.05);
+        } else if (mode == Mode.CUT) {
+            fabric.call("link", "a", LEAF, "b", "fobspine" + spine, "state", "down");
         } else {
             linkState(port, false);
         }
@@ -213,6 +250,8 @@ class FailoverFabricTest extends FabricTestBase {
         } finally {
             if (gray) {
                 admin().setLoss(port, 0);
+            } else if (mode == Mode.CUT) {
+                fabric.call("link", "a", LEAF, "b", "fobspine" + spine, "state", "up");
             } else {
                 linkState(port, true);
             }
@@ -231,15 +270,16 @@ class FailoverFabricTest extends FabricTestBase {
         assertTrue(sent1 > sent0, "traffic returns to path " + pathId + " after recovery: sent bytes " + sent0 + " -> " + sent1 + " " + rates);
         System.out.printf("[mininet] %s %d: spine %d (path %d): declared %.0f ms, shim moved %.0f ms, re-allocated by %.0f ms, "
                 + "traffic restored %s (new allocation %.2f Mbit/s) after the failure (load %s)%n",
-                gray ? "gray 5 %" : "fail-stop", n, spine, pathId, detectMs, movedMs, reallocMs,
+                mode.label, n, spine, pathId, detectMs, movedMs, reallocMs,
                 gray ? "n/a (loss, no outage)" : String.format("%.0f ms", restoreMs), newTotal / 1e6, loadAverage());
         return new Cycle(restoreMs, detectMs, movedMs, reallocMs);
     }
 
     /**
-     * Milliseconds from {@code failedAt} to the end of the first {@link #WINDOW_S} window after the
-     * outage (a window below 50 % of {@code allocatedBps}) at which the receiver got ≥ 90 % and
-     * kept it for {@link #SUSTAIN_NS}; 0 when there was no outage within 5 s.
+     * Milliseconds from {@code failedAt} to the first sample with new bytes after the longest
+     * silence (no byte received between two samples, 5 ms apart) that begins within 5 s after the
+     * failure (0 when the bytes never stopped); the traffic must then reach ≥ 90 % of
+     * {@code allocatedBps} over {@link #WINDOW_S} windows and keep it for {@link #SUSTAIN_NS}.
      */
     static double restoration(Path samples, Instant failedAt, double allocatedBps) throws Exception {
         List<long[]> s = new ArrayList<>();
@@ -250,30 +290,39 @@ class FailoverFabricTest extends FabricTestBase {
             }
         }
         long t0 = failedAt.getEpochSecond() * 1_000_000_000L + failedAt.getNano();
+        long restoredAt = t0;
+        long longest = 0;
+        long lastNew = -1; // time of the last sample that brought new bytes
+        for (int j = 1; j < s.size(); j++) {
+            long t = s.get(j)[0];
+            if (s.get(j)[1] == s.get(j - 1)[1]) {
+                continue;
+            }
+            if (lastNew >= 0 && s.get(j - 1)[0] > lastNew && lastNew <= t0 + 5_000_000_000L && s.get(j - 1)[0] >= t0
+                    && t - lastNew > longest) {
+                longest = t - lastNew;
+                restoredAt = Math.max(t, t0);
+            }
+            lastNew = t;
+        }
         long w = (long) (WINDOW_S * 1e9);
-        boolean dipped = false;
-        long back = -1; // end of the first window at >= 90 % since the last dip
+        long back = -1;
         int first = 0;
         for (int j = 0; j < s.size(); j++) {
             long t = s.get(j)[0];
             while (first < j && s.get(first)[0] < t - w) {
                 first++;
             }
-            if (t < t0 + w / 2 || s.get(j)[0] - s.get(first)[0] < w * 0.8) {
+            if (s.get(first)[0] < restoredAt || s.get(j)[0] - s.get(first)[0] < w * 0.8) {
                 continue;
             }
             double bps = (s.get(j)[1] - s.get(first)[1]) * 8.0 / ((s.get(j)[0] - s.get(first)[0]) / 1e9);
-            if (bps < 0.5 * allocatedBps) {
-                dipped = true; // the outage (the session's only path fails): not a wobble of a loaded machine
+            if (bps < 0.9 * allocatedBps) {
                 back = -1;
-            } else if (bps < 0.9 * allocatedBps) {
-                back = -1;
-            } else if (dipped && back < 0) {
+            } else if (back < 0) {
                 back = t;
-            } else if (dipped && t - back >= SUSTAIN_NS) {
-                return (back - t0) / 1e6;
-            } else if (!dipped && t > t0 + 5_000_000_000L) {
-                return 0; // no outage within 5 s
+            } else if (t - back >= SUSTAIN_NS) {
+                return (restoredAt - t0) / 1e6;
             }
         }
         throw new AssertionError("the receiver's traffic did not come back to 90 % of " + allocatedBps / 1e6 + " Mbit/s after the failure ("
