@@ -83,7 +83,7 @@ final class ComponentsRunner implements AutoCloseable {
                 p4, plan == null ? null : devices,
                 kafka == null ? null : kafka.open(KafkaRatesSink.TOPIC, "fairfabric-onos-rates", "rates table"), bus, routing));
         guarantees = plan != null && AllocationEntities.supported(p4)
-                ? bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p4)), devices)) : null;
+                ? bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p4)), devices, network)) : null;
         provisioning = new ProvisioningEvents(bus, () -> null); // host changes arrive as topology() calls
     }
 
