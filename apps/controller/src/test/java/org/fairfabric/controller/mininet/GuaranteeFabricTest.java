@@ -135,6 +135,37 @@ class GuaranteeFabricTest extends FabricTestBase {
                 (System.nanoTime() - backAt) / 1e9, loadAverage());
     }
 
+    /**
+     * Brief item 5: a declared session deleted while its traffic goes on is not left unlimited at the
+     * shim: the monitor's view has the pair active and no REST session covers it any more, so it is
+     * allocated as a detected session ({@code detected/SRC-DST}) and the sender's shim enforces it.
+     */
+    @Test
+    @Order(4)
+    @EnabledIfSystemProperty(named = "fairfabric.mininet.deletedSession", matches = "true",
+            disabledReason = "passed once (session 10), not yet 3 times in a row; run with -Dfairfabric.mininet.deletedSession=true")
+    void aDeletedSessionWhoseTrafficGoesOnIsAllocatedAsDetected() throws Exception {
+        HttpJson.Answer d = ctl.send("DELETE", "/sessions/" + sessions.get(0), null);
+        assertEquals(204, d.status, d.toString());
+        String detected = "detected/gold-vm1-gold-vm2";
+        long t0 = System.nanoTime();
+        while (true) {
+            Map<String, Double> inForce = shimAllocated();
+            boolean allocated = false;
+            for (JsonNode a : ctl.get("/allocations")) {
+                allocated |= a.path("sessionId").asText().equals(detected) && a.path("totalBps").asDouble() > 0;
+            }
+            if (allocated && inForce.getOrDefault(detected, 0.0) > 0 && !inForce.containsKey(sessions.get(0))) {
+                System.out.printf("[mininet] gold's session deleted while it sends: %s allocated and in force at %s (%.0f bit/s) %.1f s later (load %s)%n",
+                        detected, SENDER, inForce.get(detected), (System.nanoTime() - t0) / 1e9, loadAverage());
+                return;
+            }
+            assertTrue(System.nanoTime() - t0 < 60_000_000_000L, "no " + detected + " in force at " + SENDER + " within 60 s: " + inForce
+                    + "; allocations " + ctl.get("/allocations"));
+            Thread.sleep(200);
+        }
+    }
+
     private void provision(String tenant, int weight, Long guaranteeBps, String net) {
         HttpJson.Answer a = ctl.send("POST", "/tenants", "{\"id\":\"" + tenant + "\",\"name\":\"Tenant " + tenant + "\",\"weight\":" + weight
                 + (guaranteeBps == null ? "" : ",\"minBandwidthBps\":" + guaranteeBps) + "}");
