@@ -48,6 +48,13 @@ type Config struct {
 	// several paths arrives reordered (spurious retransmits, a fraction of its rate). With 1,
 	// TCP hands the qdisc MSS-sized packets and the split is per frame (docs/host-shim.md).
 	GSOMaxSegs int
+	// EdgeWindow turns on edge windows (vFab's sending window w = r x T, §2.5 of the
+	// digest; docs/host-shim.md "Edge windows"): each session-path class may send at
+	// most its rate times EdgeWindow in one burst (the HTB buffer; at least one frame),
+	// so the sessions toward one bottleneck put at most sum(r) x T = one BDP into it
+	// at once, whatever their TCP windows. T should be the fabric's base round trip.
+	// 0: off (a class's burst is Burst, at least one GSO packet). Needs GSOMaxSegs 1.
+	EdgeWindow time.Duration
 }
 
 const (
@@ -58,6 +65,7 @@ const (
 	weightScale    = 1 << 16 // per-path weights are rates scaled to this total
 	htbQuantum     = 65536
 	minBufferBytes = 65536 + 1600 // one GSO packet plus a frame
+	minWindowBytes = 1600         // one full frame: the smallest edge window
 )
 
 type pathKey struct {
@@ -99,6 +107,12 @@ func Open(cfg Config) (*Datapath, error) {
 	}
 	if cfg.LosslessQueuePkts == 0 {
 		cfg.LosslessQueuePkts = 100000
+	}
+	if cfg.EdgeWindow < 0 || cfg.EdgeWindow > 10*time.Second {
+		return nil, fmt.Errorf("edge window %v out of range 0..10s", cfg.EdgeWindow)
+	}
+	if cfg.EdgeWindow > 0 && cfg.GSOMaxSegs != 1 {
+		return nil, fmt.Errorf("edge windows need gso_max_segs 1 (a window may be smaller than a GSO packet), not %d", cfg.GSOMaxSegs)
 	}
 	if cfg.Burst == 0 {
 		cfg.Burst = 2 * time.Millisecond
@@ -174,7 +188,7 @@ func (d *Datapath) installQdiscs() error {
 	if err := d.nh.QdiscReplace(root); err != nil {
 		return fmt.Errorf("HTB root qdisc on %s: %w", d.cfg.Ifname, err)
 	}
-	if err := d.setClass(defaultMinor, d.cfg.DefaultRateBps); err != nil {
+	if err := d.setClass(defaultMinor, d.cfg.DefaultRateBps, classBuffer(d.cfg.DefaultRateBps, d.cfg.Burst, 0)); err != nil {
 		return fmt.Errorf("default class: %w", err)
 	}
 	clsact := &netlink.Clsact{QdiscAttrs: netlink.QdiscAttrs{LinkIndex: d.ifindex(), Handle: netlink.MakeHandle(0xffff, 0), Parent: netlink.HANDLE_CLSACT}}
@@ -199,12 +213,8 @@ func (d *Datapath) attach(parent uint32, prog *ebpf.Program, name string) error 
 
 // setClass creates or changes the HTB class 1:minor to a hard limit of rateBps and
 // gives a new class its leaf FIFO.
-func (d *Datapath) setClass(minor uint16, rateBps uint64) error {
+func (d *Datapath) setClass(minor uint16, rateBps uint64, buffer uint32) error {
 	handle := netlink.MakeHandle(rootMajor, minor)
-	buffer := uint32(float64(rateBps) / 8 * d.cfg.Burst.Seconds())
-	if buffer < minBufferBytes {
-		buffer = minBufferBytes
-	}
 	class := netlink.NewHtbClass(
 		netlink.ClassAttrs{LinkIndex: d.ifindex(), Parent: netlink.MakeHandle(rootMajor, 0), Handle: handle},
 		netlink.HtbClassAttrs{Rate: rateBps, Ceil: rateBps, Buffer: buffer, Cbuffer: buffer, Quantum: htbQuantum},
@@ -283,7 +293,7 @@ func (d *Datapath) Apply(t *ratetable.Table) error {
 			if err != nil {
 				return err
 			}
-			if err := d.setClass(m, classRate(p)); err != nil {
+			if err := d.setClass(m, classRate(p), classBuffer(classRate(p), d.cfg.Burst, d.cfg.EdgeWindow)); err != nil {
 				return err
 			}
 			w := uint32(p.RateBps * weightScale / total)
@@ -506,4 +516,14 @@ func isNil(c interface{ Close() error }) bool {
 		return v == nil
 	}
 	return false
+}
+
+// classBuffer is the HTB buffer (the burst a class may send at once) of a class
+// at rateBps: rate x window with edge windows on (at least one frame), else
+// rate x burst (at least one GSO packet and a frame).
+func classBuffer(rateBps uint64, burst, window time.Duration) uint32 {
+	if window > 0 {
+		return uint32(max(float64(rateBps)/8*window.Seconds(), minWindowBytes))
+	}
+	return uint32(max(float64(rateBps)/8*burst.Seconds(), minBufferBytes))
 }

@@ -20,6 +20,10 @@ type PortState struct {
 	Dequeued   uint64  `json:"dequeued"`
 	QueueDrops uint64  `json:"queue_drops"`
 	LossDrops  uint64  `json:"loss_drops"`
+	// The most packets / bytes waiting in the port's queues at once since
+	// the start or the last DELETE /ports/N/peak.
+	PeakPackets uint64 `json:"peak_packets"`
+	PeakBytes   uint64 `json:"peak_bytes"`
 }
 
 // State returns a port's configuration and counters.
@@ -29,8 +33,13 @@ func (m *Manager) State(num uint32) (PortState, bool) {
 		return PortState{}, false
 	}
 	st, _ := m.Stats(num)
-	return PortState{Port: num, RateBps: c.RateBps, Depth: c.Depth, DelayUs: c.Delay.Microseconds(), Loss: c.Loss,
-		Enqueued: st.Enqueued, Dequeued: st.Dequeued, QueueDrops: st.QueueDrops, LossDrops: st.LossDrops}, true
+	return portState(c, st), true
+}
+
+func portState(c PortConfig, st Stats) PortState {
+	return PortState{Port: st.Port, RateBps: c.RateBps, Depth: c.Depth, DelayUs: c.Delay.Microseconds(), Loss: c.Loss,
+		Enqueued: st.Enqueued, Dequeued: st.Dequeued, QueueDrops: st.QueueDrops, LossDrops: st.LossDrops,
+		PeakPackets: st.PeakPackets, PeakBytes: st.PeakBytes}
 }
 
 // AdminHandler serves the traffic manager's admin interface:
@@ -40,6 +49,8 @@ func (m *Manager) State(num uint32) (PortState, bool) {
 //	POST /ports/N?rate=100M&depth=64&delay=2ms&loss=0.05
 //	                       changes the given settings of port N (all or
 //	                       nothing) and returns the new PortState
+//	DELETE /ports/N/peak   port N's PortState with the queue peak measured
+//	                       until now, and starts a new peak measurement
 //
 // Errors are plain text with status 400 (bad setting) or 404 (no port).
 func AdminHandler(m *Manager) http.Handler {
@@ -59,6 +70,15 @@ func AdminHandler(m *Manager) http.Handler {
 		}
 		s, _ := m.State(n)
 		writeJSON(w, s)
+	})
+	mux.HandleFunc("DELETE /ports/{port}/peak", func(w http.ResponseWriter, r *http.Request) {
+		n, ok := portArg(w, r, m)
+		if !ok {
+			return
+		}
+		c, _ := m.Config(n)
+		st, _ := m.ResetPeak(n)
+		writeJSON(w, portState(c, st))
 	})
 	mux.HandleFunc("POST /ports/{port}", func(w http.ResponseWriter, r *http.Request) {
 		n, ok := portArg(w, r, m)

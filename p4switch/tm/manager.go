@@ -27,9 +27,12 @@ type port struct {
 	cfg      atomic.Pointer[PortConfig]
 	queues   [Priorities]fifo
 	waiting  int           // packets in all queues of the port
+	bytes    int           // bytes (Length) in all queues of the port
 	nextFree time.Duration // when the link finishes sending the last dequeued packet
 
 	enqueued, dequeued, queueDrops, lossDrops atomic.Uint64
+	// the most packets and bytes waiting at once since the last ResetPeak
+	peakPackets, peakBytes atomic.Uint64
 }
 
 // Stats are one port's counters.
@@ -39,6 +42,10 @@ type Stats struct {
 	Dequeued   uint64 `json:"dequeued"`
 	QueueDrops uint64 `json:"queue_drops"` // queue full on arrival (or flushed)
 	LossDrops  uint64 `json:"loss_drops"`  // random link loss
+	// PeakPackets and PeakBytes: the most waiting in the port's queues at
+	// once (all priorities) since the start or the last ResetPeak.
+	PeakPackets uint64 `json:"peak_packets"`
+	PeakBytes   uint64 `json:"peak_bytes"`
 }
 
 // New makes a manager for the given ports; seed fixes the loss sequence.
@@ -93,7 +100,20 @@ func (m *Manager) Stats(num uint32) (Stats, bool) {
 		return Stats{}, false
 	}
 	return Stats{Port: num, Enqueued: p.enqueued.Load(), Dequeued: p.dequeued.Load(),
-		QueueDrops: p.queueDrops.Load(), LossDrops: p.lossDrops.Load()}, true
+		QueueDrops: p.queueDrops.Load(), LossDrops: p.lossDrops.Load(),
+		PeakPackets: p.peakPackets.Load(), PeakBytes: p.peakBytes.Load()}, true
+}
+
+// ResetPeak starts a new peak measurement on port num and returns the
+// counters with the peak that ended (the peak restarts from what waits now).
+func (m *Manager) ResetPeak(num uint32) (Stats, bool) {
+	st, ok := m.Stats(num)
+	if ok {
+		p := m.ports[num]
+		p.peakPackets.Store(0)
+		p.peakBytes.Store(0)
+	}
+	return st, ok
 }
 
 // NoPortDrops counts packets sent to a port number the switch does not have.
@@ -115,7 +135,14 @@ func (m *Manager) Enqueue(pkt target.Queued, now time.Duration) bool {
 	}
 	q.push(entry{pkt: pkt, enq: now, enqDepth: uint32(q.len())})
 	p.waiting++
+	p.bytes += pkt.Length
 	p.enqueued.Add(1)
+	if uint64(p.waiting) > p.peakPackets.Load() {
+		p.peakPackets.Store(uint64(p.waiting))
+	}
+	if uint64(p.bytes) > p.peakBytes.Load() {
+		p.peakBytes.Store(uint64(p.bytes))
+	}
 	return true
 }
 
@@ -135,6 +162,7 @@ func (m *Manager) Dequeue(now time.Duration) (target.Queued, target.QueueMeta, b
 			}
 			e := q.pop()
 			p.waiting--
+			p.bytes -= e.pkt.Length
 			p.dequeued.Add(1)
 			if rate := p.cfg.Load().RateBps; rate > 0 {
 				// Service starts when the link is free or the packet arrived,
@@ -208,5 +236,6 @@ func (m *Manager) Flush() {
 			p.queues[i].clear()
 		}
 		p.waiting = 0
+		p.bytes = 0
 	}
 }

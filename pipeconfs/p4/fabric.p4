@@ -76,7 +76,7 @@ control FabricIngress(inout headers_t hdr,
             failure_detection.apply(hdr, meta, standard_metadata);
         }
         if (!done && hdr.packet_out.isValid()) {
-            if (hdr.packet_out.do_forward == 0) {
+            if (hdr.packet_out.do_forward == 0 && !hdr.port_status.isValid()) {
                 // Sent as is: no meter, no pipeline.
                 standard_metadata.egress_spec = hdr.packet_out.egress_port;
                 done = true;
@@ -84,8 +84,9 @@ control FabricIngress(inout headers_t hdr,
             }
             hdr.packet_out.setInvalid();
         }
-        // Echo requests are answered by DownstreamMeter.
-        done = done || hdr.echo.isValid();
+        // Echo requests are answered by DownstreamMeter; port-status frames
+        // are FailureDetection's alone (from a wire port: dropped).
+        done = done || hdr.echo.isValid() || hdr.port_status.isValid();
 
         if (!done) {
             port_kind.apply(meta, standard_metadata);

@@ -1,6 +1,8 @@
-# summary: link failures with the shims moving sessions: traffic-restoration p50/p99 (fail-stop and gray 5 %) beside the echo detection and the controller-only re-allocation of the same run; false failures
-# Sourced by ./fairfabric bench. Usage: ./fairfabric bench failover [REPEATS] [GRAY_REPEATS]
-#   REPEATS fail-stop failures (default 10), GRAY_REPEATS 5 % loss failures (default 3).
+# summary: link failures with the shims moving sessions: traffic-restoration p50/p99 (fail-stop and gray 5 %) beside the same failures found by echo alone and the controller-only re-allocation of the same run; false failures
+# Sourced by ./fairfabric bench. Usage: ./fairfabric bench failover [REPEATS] [GRAY_REPEATS] [ECHO_REPEATS]
+#   REPEATS fail-stop failures (cable cut: carrier lost, acted on by the switch; default 10),
+#   GRAY_REPEATS 5 % loss failures (default 3), ECHO_REPEATS the baseline: the same link failed
+#   as a black hole without carrier loss, so only missed echoes find it (default REPEATS).
 # Runs the Mininet JUnit test FailoverFabricTest (4x4 leaf-spine at 10 Mbit/s, a shim on every
 # host, default 250 ms echo interval; docs/guarantees.md "Failure handling"). Per failure it
 # measures, from the moment the link fails: when the controller declares it (echo detection
@@ -23,24 +25,27 @@ need_root "bench failover"
 ensure_setup
 repeats="${1:-10}"
 gray="${2:-3}"
+echo_repeats="${3:-$repeats}"
 [[ "$repeats" =~ ^[1-9][0-9]*$ ]] || die "bench failover: REPEATS must be a positive number, not '$repeats'"
 [[ "$gray" =~ ^[0-9]+$ ]] || die "bench failover: GRAY_REPEATS must be a number, not '$gray'"
+[[ "$echo_repeats" =~ ^[1-9][0-9]*$ ]] || die "bench failover: ECHO_REPEATS must be a positive number, not '$echo_repeats'"
 bench_kafka_was_running=0
 pid_alive kafka && bench_kafka_was_running=1
 "$FF_ROOT/fairfabric" kafka start
 mkdir -p "$FF_RUN/logs"
 log="$FF_RUN/logs/bench-failover.log"
-say bench "failover: $repeats fail-stop and $gray gray failures in Mininet (log: $log)"
+say bench "failover: $repeats fail-stop (cut), $echo_repeats fail-stop (echo alone) and $gray gray failures in Mininet (log: $log)"
 test_filter=FailoverFabricTest
-[ "$gray" = 0 ] && test_filter='FailoverFabricTest#failStopMovesTheSessionAndRestoresItsTraffic'
+[ "$gray" = 0 ] && test_filter='FailoverFabricTest#failStop*'
 rc=0
 (cd "$FF_ROOT" && mvn -B -Dstyle.color=never -Pmininet -pl apps/controller -am test -Dtest="$test_filter" \
     -Dsurefire.failIfNoSpecifiedTests=false -Dfairfabric.failover.repeats="$repeats" \
-    -Dfairfabric.failover.grayRepeats="$gray") >"$log" 2>&1 || rc=$?
+    -Dfairfabric.failover.grayRepeats="$gray" -Dfairfabric.failover.echoRepeats="$echo_repeats") >"$log" 2>&1 || rc=$?
 [ "$bench_kafka_was_running" = 1 ] || "$FF_ROOT/fairfabric" kafka stop
 grep -E '^\[mininet\]' "$log" | sed 's/^\[mininet\] /  /'
 echo
-echo "  baseline (same run): 'declared' is the controller's echo detection alone; 're-allocated' is when the"
-echo "  controller's rates without the link were in force — what restoration would take without the shims' move."
+echo "  baseline (same run): 'echo-alone fail-stop' is the same link failed as a black hole (100 % loss, carrier"
+echo "  kept), found only by missed echoes (the mechanism before port-down detection); 're-allocated' is when"
+echo "  the controller's rates without the link were in force — what restoration would take without the shims' move."
 grep -E 'Tests run:.*Fail' "$log" | tail -n 1 | sed 's/^/  /'
 [ "$rc" = 0 ] || { tail -n 40 "$log" >&2; die "bench failover: the Mininet run failed (log: $log)"; }

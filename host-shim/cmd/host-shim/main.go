@@ -44,6 +44,7 @@ func run() error {
 		mode      = flag.String("mode", string(datapath.Lossless), "lossless (backpressure) or lossy (tail-drop queues)")
 		lossyQ    = flag.Uint("lossy-queue-bytes", 64*1514, "per session-path queue in lossy mode (bytes; at least one 64 KB GSO packet)")
 		burst     = flag.Duration("burst", 2*time.Millisecond, "HTB burst of each session-path class, as time at its rate")
+		window    = flag.Duration("edge-window", 0, "edge windows: each session-path may burst at most its rate times this (the fabric's base RTT, e.g. 20ms; 0 = off; needs -gso-max-segs 1; docs/host-shim.md)")
 		gsoSegs   = flag.Int("gso-max-segs", 1, "segments per GSO packet on -dev while the shim runs (0: leave the interface's); 1 makes the per-packet path split per frame")
 		period    = flag.Duration("period", time.Second, "telemetry period T")
 		buffer    = flag.Int("telemetry-buffer", 1000, "records buffered while the broker is unreachable; beyond, records are dropped and counted")
@@ -75,7 +76,7 @@ func run() error {
 	if a := ln.Addr().(*net.TCPAddr); !a.IP.IsLoopback() {
 		return fmt.Errorf("metrics endpoint %s is not on localhost", a)
 	}
-	dp, err := datapath.Open(datapath.Config{NetnsPath: *nsPath, Ifname: *ifname, Mode: datapath.Mode(*mode), LossyQueueBytes: uint32(*lossyQ), Burst: *burst, GSOMaxSegs: *gsoSegs})
+	dp, err := datapath.Open(datapath.Config{NetnsPath: *nsPath, Ifname: *ifname, Mode: datapath.Mode(*mode), LossyQueueBytes: uint32(*lossyQ), Burst: *burst, GSOMaxSegs: *gsoSegs, EdgeWindow: *window})
 	if err != nil {
 		return err
 	}

@@ -6,14 +6,17 @@ sender's host shim moving the session, then the re-allocation without the link).
 This reuses the project's benchmark rather than a second harness: `./fairfabric bench failover
 REPEATS GRAY_REPEATS` runs the Mininet JUnit test FailoverFabricTest (4x4 leaf-spine at 10 Mbit/s,
 a shim on every host, the controller's default 250 ms echoes; one session fobh1 -> fobh13 capped
-at 6 Mbit/s carrying UDP at 8 Mbit/s; the leaf uplink of its busiest path fails, by
-POST /emulation/link-state for fail-stop and by 5 % loss in the switch's traffic manager for gray)
-and prints one line per failure. This module parses those lines into the result document and
+at 6 Mbit/s carrying UDP at 8 Mbit/s; the leaf uplink of its busiest path fails: fail-stop by
+cutting the cable (Mininet takes both interfaces down; p4switch sees the carrier go and its
+pipeline fails the port at once, docs/pipeline.md "Port down"), gray by 5 % loss in the switch's
+traffic manager; the baseline "echo-alone fail-stop" lines, same link as a black hole found by
+missed echoes only, are printed by the bench and not parsed here) and prints one line per failure. This module parses those lines into the result document and
 draws them. Per failure, from the moment the link failed: declared (the controller's echo
 detection: the baseline every SDN fabric has), shim moved (the session off the dead path at the
 sender), re-allocated (the controller's new rates in force: what restoration would take without
 the shims), traffic restored (fail-stop: the receiver back at >= 90 % of the new allocation for
-300 ms after the outage)."""
+300 ms after the outage; since session 10 the outage is the longest gap between the session's
+packets at the receiver, from tcpdump)."""
 
 import os
 import re
@@ -90,7 +93,7 @@ def run(quick=False):
         "harness": "./fairfabric bench failover %d %d (FailoverFabricTest)" % (repeats, gray),
         "topology": "leaf-spine 4 leaves x 4 spines x 4 hosts, p4switch processes, 10 Mbit/s links, a host shim on every host",
         "session": "fobh1 -> fobh13 (leaf 1 -> leaf 4), demand 6 Mbit/s, UDP at 8 Mbit/s offered (600 B); allocated on one path",
-        "failures": "%d fail-stop (POST /emulation/link-state) and %d gray (5 %% loss in p4switch's TM) of the busiest path's leaf uplink"
+        "failures": "%d fail-stop (cable cut: carrier lost on both ends) and %d gray (5 %% loss in p4switch's TM) of the busiest path's leaf uplink"
                     % (repeats, gray),
         "detection": "echo every %d ms (the controller's default), a port fails after %d missed echoes or bad loss batches"
                      % (ECHO_MS, K_FAIL),

@@ -42,6 +42,9 @@ type switchSpec struct {
 	// of its own); empty means "goroutines". `fabric --loops` puts switches
 	// on shared groups instead.
 	Loop string `json:"loop"`
+	// NoPortStatus turns off the port-status frames injected into the
+	// pipeline on a carrier change (server.PortStatus).
+	NoPortStatus bool `json:"no_port_status"`
 }
 
 // instance is a running switch.
@@ -54,6 +57,7 @@ type instance struct {
 	admin *http.Server
 	addr  string
 	group *sw.Group // the switch's own group (Loop "epoll" without a shared one)
+	done  chan struct{}
 }
 
 // startInstance opens the ports, starts the switch (on group, if given),
@@ -132,7 +136,7 @@ func startInstance(spec switchSpec, log *slog.Logger, group *sw.Group) (*instanc
 		}
 		return p, err
 	}
-	in := &instance{spec: spec, log: log, sw: s}
+	in := &instance{spec: spec, log: log, sw: s, done: make(chan struct{})}
 	in.srv = server.New(server.Options{DeviceID: spec.DeviceID, Loader: loader, Switch: s, Log: log})
 	// Committing a pipeline hands it to the switch's pipeline goroutine, so
 	// the switch runs before the program is loaded; from here on s.Stop
@@ -161,6 +165,15 @@ func startInstance(spec switchSpec, log *slog.Logger, group *sw.Group) (*instanc
 		}
 		if err != nil {
 			return fail("--p4 %s: %v", spec.P4, err)
+		}
+	}
+	if !spec.NoPortStatus && len(spec.Ports) > 0 {
+		err := netio.WatchCarrier(spec.Ports, in.done, func(port uint32, up bool) {
+			err := in.srv.PortStatus(port, up)
+			log.Info("carrier changed", "port", port, "up", up, "port_status_frame", err == nil, "err", err)
+		})
+		if err != nil {
+			return fail("carrier watch: %v", err)
 		}
 	}
 	lis, err := net.Listen("tcp", spec.GRPCAddr)
@@ -193,6 +206,7 @@ func startInstance(spec switchSpec, log *slog.Logger, group *sw.Group) (*instanc
 // stop ends the switch: P4Runtime (streams get 2 s to close), the admin
 // interface, the server and the ports.
 func (in *instance) stop() {
+	close(in.done)
 	if in.grpc != nil {
 		stopped := make(chan struct{})
 		go func() { in.grpc.GracefulStop(); close(stopped) }()

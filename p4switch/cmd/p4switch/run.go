@@ -75,6 +75,7 @@ func runCmd(args []string) int {
 	pprofAddr := fs.String("pprof-addr", "", "serve Go's /debug/pprof/ profiles on this address (e.g. 127.0.0.1:6060)")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "random seed for link loss")
 	pollSpin := fs.Duration("poll-spin", 0, "keep polling idle ports this long before sleeping (e.g. 20us; 0 = sleep at once)")
+	portStatus := fs.Bool("port-status", true, "inject a port-status frame into the pipeline when a port's carrier goes down or up (docs/p4switch.md \"Port status\")")
 	loop := fs.String("loop", "goroutines", "how the switch waits for frames: goroutines (a waiter and a writer per port) or epoll (one event loop reads, runs the pipeline and writes; docs/p4switch.md)")
 	tlsOpts := addTLSFlags(fs)
 	ports := portFlag{}
@@ -115,7 +116,7 @@ func runCmd(args []string) int {
 
 	spec := switchSpec{DeviceID: *deviceID, GRPCAddr: *grpcAddr, AdminAddr: *adminAddr, CPUPort: uint32(*cpuPort),
 		P4: *program, Ports: ports, PerPort: perPort, Seed: *seed, PollSpin: *pollSpin, AddrFile: *addrFile,
-		TLSCert: *tlsOpts.cert, TLSKey: *tlsOpts.key, Loop: *loop}
+		TLSCert: *tlsOpts.cert, TLSKey: *tlsOpts.key, Loop: *loop, NoPortStatus: !*portStatus}
 	for _, k := range []string{"rate", "depth", "delay", "loss"} {
 		spec.Defaults = append(spec.Defaults, k+"="+*defaults[k])
 	}

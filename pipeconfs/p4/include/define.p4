@@ -24,6 +24,9 @@ const bit<16> ETHERTYPE_ARP    = 0x0806;
 const bit<16> ETHERTYPE_VLAN   = 0x8100;
 const bit<16> ETHERTYPE_FABRIC = 0x88B5;  // fabric shim between switches
 const bit<16> ETHERTYPE_ECHO   = 0x88B6;  // vFab echo between neighbours
+// p4switch's port-status frame: injected on the CPU port when a port's carrier
+// goes down or up (docs/pipeline.md "Port down"); never valid from a wire port.
+const bit<16> ETHERTYPE_PORT_STATUS = 0x88B7;
 
 const bit<8>  IP_PROTO_TCP = 6;
 const bit<8>  IP_PROTO_UDP = 17;
@@ -83,6 +86,9 @@ const bit<8> DIR_DECREASE = 2;  // for LINK_FAILURE: the port recovered
 // vFab echo types and probe types / errno.
 const bit<8> ECHO_REQUEST = 1;
 const bit<8> ECHO_REPLY   = 2;
+// Port-status states (p4switch/switch/portstatus.go).
+const bit<8> PORT_STATUS_DOWN = 1;
+const bit<8> PORT_STATUS_UP   = 2;
 // Echo requests and replies take the highest-priority queue: behind a congested
 // FIFO they would go unanswered and a busy link would look failed.
 const bit<3> ECHO_PRIORITY = 7;

@@ -72,6 +72,11 @@ header echo_t {
     bit<32> dm_acl;
 }
 
+// Carrier change of port packet_out.egress_port, from the switch itself.
+header port_status_t {
+    bit<8>  state;  // PORT_STATUS_DOWN or PORT_STATUS_UP
+}
+
 header arp_t {
     bit<16>     htype;
     bit<16>     ptype;
@@ -138,6 +143,7 @@ struct headers_t {
     vlan_t       vlan;
     fabric_t     fabric;
     echo_t       echo;
+    port_status_t port_status;
     arp_t        arp;
     ipv4_t       ipv4;
     tcp_t        tcp;

@@ -38,6 +38,7 @@ parser FabricParser(packet_in packet,
             ETHERTYPE_VLAN: parse_vlan;
             ETHERTYPE_FABRIC: parse_fabric;
             ETHERTYPE_ECHO: parse_echo;
+            ETHERTYPE_PORT_STATUS: parse_port_status;
             ETHERTYPE_ARP: parse_arp;
             ETHERTYPE_IPV4: parse_ipv4;
             default: accept;
@@ -64,6 +65,11 @@ parser FabricParser(packet_in packet,
 
     state parse_echo {
         packet.extract(hdr.echo);
+        transition accept;
+    }
+
+    state parse_port_status {
+        packet.extract(hdr.port_status);
         transition accept;
     }
 
@@ -111,6 +117,7 @@ control FabricDeparser(packet_out packet, in headers_t hdr) {
         packet.emit(hdr.vlan);
         packet.emit(hdr.fabric);
         packet.emit(hdr.echo);
+        packet.emit(hdr.port_status);
         packet.emit(hdr.arp);
         packet.emit(hdr.ipv4);
         packet.emit(hdr.tcp);

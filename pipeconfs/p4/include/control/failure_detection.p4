@@ -21,6 +21,10 @@
 // counted miss the measurement restarts at the new request. Without this a
 // starved controller or switch that delivers requests in a burst, or answers
 // late, would have a healthy link declared failed.
+// A port whose carrier goes down (a port-status frame p4switch injects on the
+// CPU port, like an ASIC's port-down trigger) fails at once: fail-stop needs no
+// echo to be missed. Carrier up changes nothing here: the port recovers after
+// RECOVER_BATCHES good echo batches, as after any failure.
 #ifndef __FAIRFABRIC_FAILURE_DETECTION__
 #define __FAIRFABRIC_FAILURE_DETECTION__
 
@@ -93,8 +97,43 @@ control FailureDetection(inout headers_t hdr,
         meta.report_value = lost;
     }
 
+    // Carrier down on port: failed at once (one LINK_FAILURE event unless it
+    // already was), counted as FAIL_BATCHES misses so echoes keep it failed.
+    action carrier_down(in port_t port) {
+        bit<32> index = (bit<32>) port;
+        bit<64> failed;
+        failed_ports.read(failed, 0);
+        bit<64> mask = port_failed_mask(port);
+        meta.event_raised = (failed & mask) == 0 && mask != 0;
+        failed = failed | mask;
+        failed_ports.write(0, failed);
+        meta.failed_ports = failed;
+        good_batches.write(index, 0);
+        echo_misses.write(index, FAIL_BATCHES);
+        batch_sent.write(index, 0);
+        batch_lost.write(index, 0);
+        meta.report_direction = DIR_INCREASE;
+        meta.report_in_port = standard_metadata.ingress_port;
+        meta.report_reason = REASON_EVENT;
+        meta.report_port = port;
+        meta.report_metric = METRIC_LINK_FAILURE;
+        meta.report_value = 0xFFFFFFFF;
+    }
+
     apply {
         failed_ports.read(meta.failed_ports, 0);
+        if (hdr.port_status.isValid()) {
+            meta.event_raised = false;
+            if (hdr.packet_out.isValid() && hdr.port_status.state == PORT_STATUS_DOWN) {
+                carrier_down(hdr.packet_out.egress_port);
+            }
+            if (meta.event_raised) {
+                standard_metadata.egress_spec = CPU_PORT;
+            } else {
+                mark_to_drop(standard_metadata);
+            }
+            return;
+        }
         if (!hdr.echo.isValid()) {
             return;
         }

@@ -21,6 +21,7 @@ H1, H2, REMOTE = "10.0.1.1", "10.0.1.2", "10.0.2.1"
 CPU = 255
 
 ETH_IPV4, ETH_ARP, ETH_VLAN, ETH_FABRIC, ETH_ECHO = 0x0800, 0x0806, 0x8100, 0x88B5, 0x88B6
+ETH_PORT_STATUS = 0x88B7
 REASON_ARP, REASON_EVENT, REASON_BOUNCE = 1, 2, 3
 METRIC_QUEUE, METRIC_UTIL, METRIC_DELAY, METRIC_FAILURE = 1, 2, 3, 4
 INC, DEC = 1, 2
@@ -594,6 +595,48 @@ misses. Times are the test clock's, in microseconds.""")
     t.write()
 
 
+def vfab_port_down():
+    t = Stf("vfab_port_down", """
+Carrier down (docs/pipeline.md "Port down"): the port-status frame p4switch
+injects on the CPU port when port 3 loses its carrier fails port 3 at once, with
+one LINK_FAILURE packet-in (value 0xFFFFFFFF) and no echo missed; pinned data
+then fails over; a repeated down raises no new event; carrier up changes
+nothing until the echoes recover the port (10 batches without traffic); a
+port-status frame from a wire port is dropped and changes nothing.""")
+    leaf_setup(t)
+    zero = "00:00:00:00:00:00"
+    down = ethernet(zero, zero, ETH_PORT_STATUS) + "01"
+    up = ethernet(zero, zero, ETH_PORT_STATUS) + "02"
+    pinned = (ethernet(ROUTER, H1_MAC, ETH_VLAN), vlan(7, ETH_IPV4), udp_packet(H1, REMOTE))
+    t.comment("a port-status frame for port 4 from a wire port (4): dropped, port 4 stays healthy")
+    t.packet(4, down)
+    t.comment("port 3 healthy: pinned VID 7 leaves on port 3")
+    t.packet(1, *pinned, ts=5)
+    t.expect(3, ethernet(SPINE1, ROUTER, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(5), udp_packet(H1, REMOTE, ttl=63))
+    t.comment("carrier down on port 3: failed at once, one event")
+    t.packet(CPU, packet_out(3), down)
+    t.expect(CPU, packet_in(CPU, REASON_EVENT, 3, METRIC_FAILURE, INC, 0xFFFFFFFF), down)
+    t.comment("pinned data no longer leaves on port 3 (no routing groups here: dropped)")
+    t.packet(1, *pinned, ts=6)
+    t.comment("a second carrier-down report: no new event; carrier up: no event, port 3 still failed")
+    t.packet(CPU, packet_out(3), down)
+    t.packet(CPU, packet_out(3), up)
+    t.packet(1, *pinned, ts=7)
+    t.comment("echoes without traffic recover it: the 10th is the recovery event")
+    idle = echo_frame(2, (0, 0, 0), (0, 0, 0))
+    for _ in range(9):
+        t.packet(3, idle)
+    t.packet(3, idle)
+    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, DEC, 0), idle)
+    t.comment("port 4 was never failed by the wire port's frame: its pinned VID 8 leaves on port 4")
+    t.packet(1, ethernet(ROUTER, H1_MAC, ETH_VLAN), vlan(8, ETH_IPV4), udp_packet(H1, REMOTE), ts=8)
+    t.expect(4, ethernet(SPINE2, ROUTER, ETH_VLAN), vlan(8, ETH_FABRIC), fabric(8), udp_packet(H1, REMOTE, ttl=63))
+    t.comment("after recovery the pinned path uses port 3 again")
+    t.packet(1, *pinned, ts=9)
+    t.expect(3, ethernet(SPINE1, ROUTER, ETH_VLAN), vlan(7, ETH_FABRIC), fabric(9), udp_packet(H1, REMOTE, ttl=63))
+    t.write()
+
+
 def vfab_bounce():
     t = Stf("vfab_bounce", """
 vFab probe bounce: once port 3 has failed, a path probe (UDP port 50800) pinned
@@ -803,6 +846,6 @@ event taking the pass's one E2E clone.""")
 
 if __name__ == "__main__":
     for make in (forwarding, pinned_paths, queue_events, delay_events, aq_vectors, aq_boundaries,
-                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_echo_timing, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
+                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_echo_timing, vfab_port_down, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
         make()
     print("wrote", len(os.listdir(OUT)), "files in", OUT)

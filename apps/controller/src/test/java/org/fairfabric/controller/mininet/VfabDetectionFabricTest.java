@@ -19,8 +19,11 @@ import org.junit.jupiter.api.Test;
  * at 10 Mbit/s (docs/pipeline.md "vFab failure detection"): a starved controller declares nothing,
  * a 3 % lossy uplink is not declared failed, a 5 % one is — only that link — and leaves the
  * routing groups (its traffic fails over). cjleaf1's uplinks to cjspine3/cjspine4 are down for the class, so
- * that cjh1/cjh2's traffic to cjleaf4 shares two uplinks (ports 5 and 6) and port 5 carries enough
- * packets for the loss batches (≥ 1000 packets each).
+ * that cjh1/cjh2's traffic to cjleaf4 shares two uplinks (ports 5 and 6). For the 5 % test the uplink
+ * to cjspine2 (port 6) is cut too, so that every packet to cjleaf4 crosses the lossy port and the loss
+ * batches (≥ 1000 packets each) fill at the link's rate: detection no longer depends on how the
+ * leaf's routing spreads the 16 flows (with two uplinks, few of them crossed port 5 in one CI run and
+ * nothing was declared within 45 s).
  */
 class VfabDetectionFabricTest extends FabricTestBase {
     static final String LEAF = "device:cjleaf1";
@@ -96,14 +99,18 @@ class VfabDetectionFabricTest extends FabricTestBase {
     @Test
     @Order(3)
     void fivePercentLossIsDetectedOnlyThereAndLeavesTheRoutingGroups() throws Exception {
-        long after = ctl.lastEventSeq();
-        admin().setLoss(LOSSY_PORT, 0.05);
-        long t0 = System.nanoTime();
-        // 16 UDP flows hashed over cjleaf1's uplinks by their random source ports: few may cross the
-        // lossy one, and K bad batches then take long (a 45 s wait ran out once in CI, 10 s is usual)
-        List<Integer> jobs = startTraffic(80);
+        fabric.call("link", "a", "cjleaf1", "b", "cjspine2", "state", "down");
+        List<Integer> jobs = List.of();
         try {
-            List<JsonNode> down = ctl.awaitEvents(after, e -> isLinkState(e, false), 75, "a link declared failed");
+            awaitGroups(ctl, "cjleaf1", gs -> gs.stream().noneMatch(g -> FabricChecks.ports(g).contains(6)), 60,
+                    "port 6 (cut) out of cjleaf1's groups");
+            long after = ctl.lastEventSeq();
+            admin().setLoss(LOSSY_PORT, 0.05);
+            long t0 = System.nanoTime();
+            // port 5 is cjleaf1's only uplink left: it carries the 16 flows at the link's rate
+            jobs = startTraffic(60);
+            List<JsonNode> down = ctl.awaitEvents(after, e -> isLinkState(e, false) && !e.path("subject").asText().contains("cjspine2"), 45,
+                    "a link declared failed");
             double detectS = (System.nanoTime() - t0) / 1e9;
             for (JsonNode e : down) {
                 String by = e.path("detail").path("reportedBy").asText();
@@ -121,6 +128,7 @@ class VfabDetectionFabricTest extends FabricTestBase {
                     + (admin().lossDrops(LOSSY_PORT) - dropsAvoided) + " (0 while it stays failed)");
         } finally {
             admin().setLoss(LOSSY_PORT, 0);
+            fabric.tryCall("link", "a", "cjleaf1", "b", "cjspine2", "state", "up");
             waitTraffic(jobs);
         }
     }
