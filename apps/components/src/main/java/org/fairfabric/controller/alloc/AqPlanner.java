@@ -111,6 +111,11 @@ public final class AqPlanner {
             tenantOf.put(out, s.session().tenantId);
             tenantOf.put(in, s.session().tenantId);
         }
+        // a session alone on its host link gets the link's capacity give or take the solver's
+        // tolerance (20000000.000000007 of 20000000): an AQ gets at most its link's capacity
+        for (Map.Entry<Key, Double> e : want.entrySet()) {
+            e.setValue(Math.min(e.getValue(), linkCapacity(e.getKey())));
+        }
         for (Map.Entry<Key, AqGrant> e : new ArrayList<>(live.entrySet())) {
             Double rate = want.get(e.getKey());
             AqGrant g = e.getValue();
@@ -221,6 +226,17 @@ public final class AqPlanner {
         Host h = topology.host(k.host());
         return new AqPosition(h.attachment().elementId(), h.attachment().port(),
                 k.outbound() ? AqPipeline.INGRESS : AqPipeline.EGRESS);
+    }
+
+    /** The capacity of the link at the AQ's port, or infinity where there is none (refused later). */
+    private double linkCapacity(Key k) {
+        try {
+            AqPosition p = position(k);
+            return topology.linkFrom(new ConnectPoint(p.deviceId(), p.port())).map(l -> (double) l.capacityBps())
+                    .orElse(Double.POSITIVE_INFINITY);
+        } catch (IllegalArgumentException e) {
+            return Double.POSITIVE_INFINITY;
+        }
     }
 
     private long capacity(AqPosition p) {
