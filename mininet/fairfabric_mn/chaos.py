@@ -285,7 +285,7 @@ class ChaosFabric:
         cfg = os.path.join(self.workdir, "netcfg.json")
         net_cfg = fabric.netcfg(self.net, self.topo)
         for entry in net_cfg["hosts"].values():
-            entry["fairfabric"] = {"shim": True}
+            entry.setdefault("fairfabric", {})["shim"] = True
         with open(cfg, "w") as f:
             json.dump(net_cfg, f, indent=2)
         self.shims = ShimSet(self.net, kafka=self.broker.address)

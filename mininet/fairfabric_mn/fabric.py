@@ -161,6 +161,9 @@ def netcfg(net, topo):
                 h = peer.node
                 hosts["%s/None" % h.MAC()] = {"basic": {"name": h.name, "ips": [topo.host_ips[h.name]],
                                                         "locations": ["device:%s/%d" % (sw.name, port)]}}
+                if topo.bw and float(topo.bw).is_integer():
+                    # the host link's rate: the controller's model would otherwise take the switch's fastest cable
+                    hosts["%s/None" % h.MAC()]["fairfabric"] = {"bandwidth": int(topo.bw)}
     return {"devices": devices, "ports": ports, "links": links, "hosts": hosts, "apps": {}}
 
 
@@ -169,7 +172,7 @@ def write_netcfg(net, topo, path, shims=False):
     cfg = netcfg(net, topo)
     if shims:
         for entry in cfg["hosts"].values():
-            entry["fairfabric"] = {"shim": True}
+            entry.setdefault("fairfabric", {})["shim"] = True
     with open(path, "w") as f:
         json.dump(cfg, f, indent=2, sort_keys=True)
         f.write("\n")

@@ -51,7 +51,7 @@ def annotate_shims(path, names):
         cfg = json.load(f)
     for entry in cfg["hosts"].values():
         if entry["basic"]["name"] in names:
-            entry["fairfabric"] = {"shim": True}
+            entry.setdefault("fairfabric", {})["shim"] = True
     with open(path, "w") as f:
         json.dump(cfg, f, indent=2)
 

@@ -155,9 +155,11 @@ class Soak:
             cols = line.split()
             if len(cols) >= 6 and cols[0] != "GROUP" and cols[5].isdigit():
                 lag[(cols[0], cols[1])] = lag.get((cols[0], cols[1]), 0) + int(cols[5])
-        if out.returncode != 0 and not lag:
-            return ["(consumer-groups tool failed: %s)" % out.stderr.strip().splitlines()[-1:]]
-        return ["%s %s %d" % (g, t, n) for (g, t), n in sorted(lag.items())] or ["(no consumer groups)"]
+        if not lag:
+            # under load the tool sometimes prints no rows: say what it printed instead
+            said = [l for l in (out.stderr + out.stdout).splitlines() if l.strip() and not l.startswith("log4j:")]
+            return ["(no rows; consumer-groups tool exit %d: %s)" % (out.returncode, " | ".join(said[-2:]) or "no output")]
+        return ["%s %s %d" % (g, t, n) for (g, t), n in sorted(lag.items())]
 
     def check_invariants(self):
         ctl = self.fab.ctl

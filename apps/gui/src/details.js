@@ -4,8 +4,8 @@ import { groupLevels, metricName, sessionsOnLink } from "./model.js";
 
 const METRICS = ["queue-depth", "link-utilisation", "hop-delay"];
 
-function table(head, rows) {
-  return `<table><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>`
+function table(head, rows, cls = "") {
+  return `<table${cls ? ` class="${cls}"` : ""}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr></thead><tbody>`
     + rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join("")}</tr>`).join("") + "</tbody></table>";
 }
 
@@ -51,11 +51,13 @@ export function switchDetails(s, snap, monitorPorts) {
     groups.length ? table(["metric", "level", "ports"], groups.map((g) => [esc(metricName(g.metric)), "L" + g.level, esc(g.ports.join(", "))]))
       : `<p class="hint">none (the switch has no uplinks, or the P4TE loop has not reported)</p>`,
     "<h4>AQ entries</h4>"];
-  const aqs = snap.allocations.filter((a) => a.paths.some((p) => (p.devices || [])[0] === s.id));
+  const aqs = (snap.aqs || []).filter((a) => a.device === s.id)
+    .sort((a, b) => a.port - b.port || a.pipeline.localeCompare(b.pipeline));
   out.push(aqs.length
-    ? table(["session", "tenant", "rate"], aqs.map((a) => [sessionLink(a.sessionId), esc(a.tenantId), bps(a.totalBps)]))
-      + `<p class="hint">Sessions that enter the fabric here (their Augmented Queues sit on this switch when the sender has no shim).</p>`
-    : `<p class="hint">no allocated session enters the fabric here</p>`);
+    ? table(["port", "pipeline", "tenant", "host", "direction", "AQ id", "rate", "limit"],
+      aqs.map((a) => [a.port, esc(a.pipeline), esc(a.tenantId), esc(a.host), esc(a.direction), String(a.aqId), bps(a.rateBps),
+        Math.round(a.limitBytes / 1000) + " kB"]), "aqs")
+    : `<p class="hint">none (AQs are placed for the hosts of tenants with a guarantee)</p>`);
   out.push("<h4>Counters</h4>");
   const ports = monitorPorts && monitorPorts.get(s.id);
   out.push(ports ? table(["port", "rx", "tx", "drops", "queue"], ports.map((p) => [p.port, p.rx_bytes ?? "", p.tx_bytes ?? "", p.drops ?? "", p.qdepth ?? ""]))

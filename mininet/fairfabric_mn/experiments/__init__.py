@@ -24,9 +24,6 @@ MODULES = {
 NOT_IN_TEST_SUITE = {
     "vfab-failover": "its harness is FailoverFabricTest, which ./fairfabric test java-mininet already runs (10 + 3 failures)",
     "promenade-fabric": "20 switches, 16 host shims and the controller take ~3 min to start on 2 shared cores",
-    "promenade-rlnc": "the controller now puts a session on as few paths as the links allow (docs/controller.md, "
-                      "\"Fewest paths\"), and a host link's capacity is the fastest fabric link of its switch, so this "
-                      "topology's session gets one path, not 4; needs a declared host-link rate (docs/results.md)",
 }
 
 

@@ -57,7 +57,7 @@ class ControlledFabric:
                 names = {h.name for h in self.net.hosts} if shim_hosts == "all" else {self.host(n).name for n in shim_hosts}
                 for entry in doc["hosts"].values():
                     if entry["basic"]["name"] in names:
-                        entry["fairfabric"] = {"shim": True}
+                        entry.setdefault("fairfabric", {})["shim"] = True
                 if start_shims:
                     self.shims = ShimSet(self.net, hosts=[self.net.get(n) for n in sorted(names)], kafka=kafka)
             with open(cfg, "w") as fh:

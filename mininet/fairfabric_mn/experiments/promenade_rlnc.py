@@ -1,11 +1,12 @@
 """Promenade's RLNC over multipath (issue 22): one session over 4 paths of unequal delay, coded
 (bin/rlnc) vs packet-split TCP without coding.
 
-A leaf-spine of p4switch processes: 2 leaves, 4 spines, 1 host per leaf, every link MBPS, and
-the cables to spine j delayed by DELAYS_MS[j] in the switches' traffic manager (each direction; a
-path crosses two such cables, so its one-way delay is twice that: 0/2/5/10 ms, the digest's T8).
-The controller allocates the session h1 -> h2 over the 4 paths (exact PF: the host link, MBPS,
-split evenly, MBPS/4 per path) and publishes h1's rates table on ff.ctl.rates.v1;
+A leaf-spine of p4switch processes: 2 leaves, 4 spines, 1 host per leaf, host links MBPS (declared
+in the network configuration), cables CABLE_MBPS = MBPS/4, and the cables to spine j delayed by
+DELAYS_MS[j] (each direction; a path crosses two such cables, so its one-way delay is twice that:
+0/2/5/10 ms, the digest's T8). No path alone carries the host link's rate, so the controller
+allocates the session h1 -> h2 over the 4 paths (exact PF: MBPS, CABLE_MBPS per path) and
+publishes h1's rates table on ff.ctl.rates.v1;
 the fabric pins each path by its VLAN id (docs/pipeline.md), and h2's host shim strips the tag.
   - RLNC: `rlnc send -rates` with h1's table in force (read from the topic) spreads coded packets
     over the 4 paths in proportion to their rates; `rlnc recv` on h2 decodes. Goodput = bytes / the sender's time,
@@ -31,16 +32,18 @@ NAME = "promenade-rlnc"
 SUMMARY = "RLNC over 4 paths of unequal delay vs packet-split TCP (Mininet, controller, pinned paths)"
 PAPER = "Promenade (Chen et al.), §4 and §7.2 (RLNC makes multipath reordering harmless; Table 2 not reproduced)"
 NEEDS_ROOT = True
-MBPS = 10
+MBPS = 12
+CABLE_MBPS = MBPS // 4
 DELAYS_MS = (0, 1, 2.5, 5)
 PREFIX = "xr" + "0123456789abcdefghijklmnopqrstuvwxyz"[os.getpid() % 36]
 
 
 class DelayedLeafSpine(fabric.LeafSpine):
-    """LeafSpine whose cables to spine j are delayed by DELAYS_MS[j]."""
+    """LeafSpine whose cables run at CABLE_MBPS, those to spine j delayed by DELAYS_MS[j]."""
 
-    def cable(self, a, pa, b, pb):
-        params = self.link_params()
+    def cable(self, a, pa, b, pb, bw=None):
+        self.cable_bw[frozenset((a, b))] = CABLE_MBPS
+        params = self.link_params(CABLE_MBPS)
         delay = DELAYS_MS[int(b.split("spine")[1]) - 1]
         if delay:
             params["delay"] = "%gms" % delay
@@ -54,12 +57,12 @@ def run(quick=False):
     seconds = 6 if quick else 15
     total_bps = MBPS * 1e6
     res = Result(NAME, PAPER, quick, {
-        "topology": "leaf-spine, 2 leaves x 4 spines x 1 host, every link %d Mbit/s" % MBPS,
+        "topology": "leaf-spine, 2 leaves x 4 spines x 1 host, host links %d Mbit/s, cables %d Mbit/s" % (MBPS, CABLE_MBPS),
         "delays_ms_per_cable": DELAYS_MS, "path_one_way_delay_ms": [2 * d for d in DELAYS_MS],
         "rlnc": "bin/rlnc, window 8, 1 KB symbols, rates: h1's newest table on ff.ctl.rates.v1 (as -rates FILE)",
         "tcp": "iperf3 (CUBIC) through h1's host shim, split: packet over the same 4 paths",
         "bytes_rlnc": int(total_bps / 8 * seconds), "seconds_tcp": seconds,
-        "scale": "paper: 1 Mbit/s links in a k=4 fat-tree (simulation), cross traffic; here 4 paths of %g Mbit/s, no cross traffic, p4switch" % (MBPS / 4.0)})
+        "scale": "paper: 1 Mbit/s links in a k=4 fat-tree (simulation), cross traffic; here 4 paths of %g Mbit/s, no cross traffic, p4switch" % CABLE_MBPS})
     res.paper_value("claim", "RLNC: any coded packet may take any path; reordering costs nothing")
     res.paper_value("issue_target", {"rlnc_of_allocation": ">= 0.95", "packet_split_tcp_loss": ">= 0.30"})
     res.paper_value("table2_delay_ms", {"rlnc": [3.036, 1.106], "mptcp": [3.421, 1.582]})

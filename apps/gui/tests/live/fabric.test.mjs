@@ -236,6 +236,19 @@ test("under load: utilisation on the links (within 5 % of iperf3's rate), achiev
   await page.click(`#session-list button[data-session="${sessions[0]}"]`);
   await page.waitForSelector('#details-body[data-kind="session"]');
   await page.screenshot({ path: join(SHOTS, "gui-session-paths.png") });
+  // blue has a guarantee: its sending host fgh1 has an outbound AQ at its first hop, listed by
+  // GET /aqs and shown in that switch's details
+  const aqs = await (await fetch(info.url + "api/v1/aqs")).json();
+  const aq = aqs.find((a) => a.host === "fgh1" && a.direction === "outbound");
+  assert.ok(aq, `fgh1's outbound AQ in /aqs: ${JSON.stringify(aqs)}`);
+  assert.equal(aq.tenantId, "blue");
+  await page.focus(`#a11y-switches button[data-id="${aq.device}"]`);
+  await page.keyboard.press("Enter");
+  await page.waitForSelector('#details-body[data-kind="switch"]');
+  const aqRows = await page.$$eval("#details-body table.aqs tr", (rs) => rs.map((r) => r.textContent));
+  assert.ok(aqRows.some((r) => r.includes("fgh1") && r.includes("outbound") && r.includes(String(aq.aqId))),
+    `fgh1's AQ ${aq.aqId} in ${aq.device}'s details: ${JSON.stringify(aqRows)}`);
+  await page.screenshot({ path: join(SHOTS, "gui-switch-aqs.png") });
   const result = await command({ cmd: "iperf-result", port: 5301 });
   await command({ cmd: "iperf-result", port: 5302 });
   console.log(`iperf3 fgh1 -> fgh3: ${(result.receivedBps / 1e6).toFixed(2)} Mbit/s received (${result.lostPercent} % lost)`);

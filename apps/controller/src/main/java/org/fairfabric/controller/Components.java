@@ -45,7 +45,7 @@ final class Components {
                 p.topology::configuration, p.p4, plan == null ? null : p.slices,
                 s.kafka == null ? null : new KafkaRatesSink(s.kafka, KafkaRatesSink.TOPIC), bus, s.routing));
         if (plan != null && AllocationEntities.supported(p.p4)) {
-            bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices));
+            bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices, network));
         }
         if (plan != null && s.fack.enabled() && org.fairfabric.controller.fack.FackComponent.supported(p.p4)) {
             bus.register(new org.fairfabric.controller.fack.FackComponent(p.p4, p.slices, s.fack));

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.fairfabric.api.dto.AllocationDto;
+import org.fairfabric.api.dto.AqDto;
 import org.fairfabric.api.dto.DeviceDto;
 import org.fairfabric.api.dto.EventTypes;
 import org.fairfabric.api.dto.LinkDto;
@@ -16,7 +17,7 @@ import org.fairfabric.api.error.NotFoundException;
 
 /**
  * The live state of the network as the controller learns it: device reachability, link state and
- * load, allocations and routing groups. The controller writes it; the API reads it. State changes
+ * load, allocations, routing groups and Augmented Queues. The controller writes it; the API reads it. State changes
  * (not load samples) are announced as events. Thread-safe.
  */
 public final class NetworkView {
@@ -25,6 +26,7 @@ public final class NetworkView {
     private final Map<String, LinkDto> links = new LinkedHashMap<>();
     private final Map<String, AllocationDto> allocations = new LinkedHashMap<>();
     private final Map<String, RoutingGroupDto> groups = new LinkedHashMap<>();
+    private final List<AqDto> aqs = new ArrayList<>();
 
     public NetworkView(EventLog events) {
         this.events = Objects.requireNonNull(events);
@@ -113,5 +115,15 @@ public final class NetworkView {
                 events.emit(EventTypes.ROUTING_GROUP_MOVED, g.device, Detail.of("metric", g.metric, "port", port, "toLevel", g.level));
             }
         }
+    }
+
+    public synchronized List<AqDto> aqs() {
+        return new ArrayList<>(aqs);
+    }
+
+    /** Replaces the set of placed AQs (after each allocation round's placement). */
+    public synchronized void setAqs(List<AqDto> placed) {
+        aqs.clear();
+        aqs.addAll(placed);
     }
 }

@@ -96,14 +96,28 @@ public final class AllocationComponent extends Component {
         detected = source;
     }
 
+    private volatile java.util.function.Function<AllocationInputs, Set<String>> idle;
+
+    /**
+     * The declared sessions that send nothing, by id (the monitor's view): work conservation, their
+     * guarantee is not reserved and their demand is capped (docs/guarantees.md).
+     */
+    public void setIdleSessions(java.util.function.Function<AllocationInputs, Set<String>> source) {
+        idle = source;
+    }
+
     private AllocationInputs withDetected(AllocationInputs in) {
         var source = detected;
-        if (in == null || source == null) {
+        var idleSource = idle;
+        if (in == null || (source == null && idleSource == null)) {
             return in;
         }
         List<org.fairfabric.api.dto.SessionDto> all = new java.util.ArrayList<>(in.sessions());
-        all.addAll(source.apply(in));
-        return new AllocationInputs(in.config(), in.tenants(), in.hosts(), all, in.downLinks());
+        if (source != null) {
+            all.addAll(source.apply(in));
+        }
+        Set<String> idleIds = idleSource == null ? Set.of() : idleSource.apply(in);
+        return new AllocationInputs(in.config(), in.tenants(), in.hosts(), all, in.downLinks(), idleIds);
     }
 
     /** A change the control bus does not announce (the monitor's set of active sessions). */

@@ -10,7 +10,9 @@ import org.fairfabric.controller.netcfg.NetworkConfig;
 /**
  * Everything one allocation round reads, taken at one moment: the network configuration (switches,
  * cables with capacities, which hosts run the shim), the tenants with weights and guarantees, their
- * hosts, the sessions, and the links that are down (core link ids {@code device/port->device/port}).
+ * hosts, the sessions, the links that are down (core link ids {@code device/port->device/port}), and
+ * the declared sessions that send nothing (the monitor's view says so: work conservation,
+ * docs/guarantees.md).
  */
 public final class AllocationInputs {
     private final NetworkConfig config;
@@ -18,8 +20,16 @@ public final class AllocationInputs {
     private final List<HostDto> hosts;
     private final List<SessionDto> sessions;
     private final Set<String> downLinks;
+    private final Set<String> idleSessions;
 
     public AllocationInputs(NetworkConfig config, List<TenantDto> tenants, List<HostDto> hosts, List<SessionDto> sessions, Set<String> downLinks) {
+        this(config, tenants, hosts, sessions, downLinks, Set.of());
+    }
+
+    /** @param idleSessions ids of sessions that send nothing now: their guarantee is not reserved, their demand capped */
+    public AllocationInputs(NetworkConfig config, List<TenantDto> tenants, List<HostDto> hosts, List<SessionDto> sessions, Set<String> downLinks,
+                            Set<String> idleSessions) {
+        this.idleSessions = Set.copyOf(idleSessions);
         tenants = List.copyOf(tenants);
         hosts = List.copyOf(hosts);
         sessions = List.copyOf(sessions);
@@ -51,6 +61,10 @@ public final class AllocationInputs {
         return downLinks;
     }
 
+    public Set<String> idleSessions() {
+        return idleSessions;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -64,16 +78,17 @@ public final class AllocationInputs {
                 && java.util.Objects.equals(tenants, other.tenants)
                 && java.util.Objects.equals(hosts, other.hosts)
                 && java.util.Objects.equals(sessions, other.sessions)
-                && java.util.Objects.equals(downLinks, other.downLinks);
+                && java.util.Objects.equals(downLinks, other.downLinks)
+                && java.util.Objects.equals(idleSessions, other.idleSessions);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(config, tenants, hosts, sessions, downLinks);
+        return java.util.Objects.hash(config, tenants, hosts, sessions, downLinks, idleSessions);
     }
 
     @Override
     public String toString() {
-        return "AllocationInputs[config=" + config + ", tenants=" + tenants + ", hosts=" + hosts + ", sessions=" + sessions + ", downLinks=" + downLinks + "]";
+        return "AllocationInputs[config=" + config + ", tenants=" + tenants + ", hosts=" + hosts + ", sessions=" + sessions + ", downLinks=" + downLinks + ", idleSessions=" + idleSessions + "]";
     }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import org.fairfabric.api.dto.AqDto;
 import org.fairfabric.core.aq.AqAdmission;
 import org.fairfabric.core.aq.AqDecision;
 import org.fairfabric.core.aq.AqDefaults;
@@ -180,6 +181,14 @@ public final class AqPlanner {
 
         public AqGrant grant() {
             return grant;
+        }
+
+        /** How the REST API and the GUI show it. */
+        public AqDto dto() {
+            AqPosition at = grant.position();
+            return new AqDto(at.deviceId(), at.port(), at.pipeline() == AqPipeline.INGRESS ? "ingress" : "egress",
+                    grant.request().tenantId(), host, outbound ? "outbound" : "inbound", grant.aqId(), grant.rateBps(),
+                    grant.limitBytes(), grant.ecnThresholdBytes());
         }
 
         @Override

@@ -40,11 +40,21 @@ import org.fairfabric.core.model.Topology;
  * <li>guarantees: a tenant's {@code minBandwidthBps} is shared equally by its routable sessions and
  *     becomes each one's minimum rate (at most the session's demand);</li>
  * <li>demand caps: the session's {@code demandBps}.</li>
+ * <li>work conservation (docs/guarantees.md): a session the inputs call idle (the monitor saw it
+ *     send nothing) has its demand capped at {@link #IDLE_DEMAND_BPS} and no guarantee; its
+ *     tenant's guarantee is shared by the tenant's other sessions (all of it, when all are idle,
+ *     stays unreserved), and the capacity it leaves goes to whoever sends.</li>
  * </ul>
  */
 public final class ProblemAdapter {
     /** The host shim's limit on paths per session (host-shim/ratetable MaxPaths). */
     public static final int MAX_PATHS = 4;
+    /**
+     * What an idle session is allocated at most: enough for the shim to let its first packets
+     * through when it starts again (the monitor then sees it active and the next round gives it its
+     * share and guarantee), little enough that the others use the link (≥ 97 % of a 4 Mbit/s one).
+     */
+    public static final double IDLE_DEMAND_BPS = 100_000;
 
     private ProblemAdapter() {
     }
@@ -82,7 +92,9 @@ public final class ProblemAdapter {
         Map<String, Integer> perTenant = new HashMap<>();
         List<Session> coreSessions = new ArrayList<>();
         for (SessionDto s : routable) {
-            perTenant.merge(s.tenantId, 1, Integer::sum);
+            if (!in.idleSessions().contains(s.id)) {
+                perTenant.merge(s.tenantId, 1, Integer::sum);
+            }
             coreSessions.add(s.weight == null ? new Session(new SessionKey(s.srcHost, s.dstHost), s.tenantId)
                     : new Session(new SessionKey(s.srcHost, s.dstHost), s.tenantId, java.util.OptionalDouble.of(s.weight),
                     org.fairfabric.core.model.TrafficClass.BEST_EFFORT));
@@ -106,7 +118,11 @@ public final class ProblemAdapter {
             SessionDto s = routable.get(i);
             TenantDto t = tenants.get(s.tenantId);
             double demand = s.demandBps == null ? AllocationProblem.NO_DEMAND : s.demandBps;
-            double guarantee = t.minBandwidthBps == null ? 0 : (double) t.minBandwidthBps / perTenant.get(s.tenantId);
+            boolean idle = in.idleSessions().contains(s.id);
+            if (idle) {
+                demand = Math.min(demand, IDLE_DEMAND_BPS);
+            }
+            double guarantee = t.minBandwidthBps == null || idle ? 0 : (double) t.minBandwidthBps / perTenant.get(s.tenantId);
             List<List<String>> linkPaths = new ArrayList<>();
             for (Path p : paths.get(i)) {
                 List<String> ids = new ArrayList<>();

@@ -20,8 +20,9 @@ import org.fairfabric.core.model.Topology;
  * core), and hosts. A tenant's host (REST) replaces the configuration's host with the same MAC
  * or name; configuration hosts nobody claimed stay, without a tenant. A tenant's host at the port
  * of a configuration host that it does not claim is a VM on that server: it has no cable of its
- * own, and its traffic shares the server's. A host link gets the capacity of
- * the fastest fabric link of its switch (the configuration has no host-link capacity).
+ * own, and its traffic shares the server's. A host link gets the capacity the configuration
+ * declares for the host at that port ({@code "fairfabric": {"bandwidth": MBPS}}), else that of the
+ * fastest fabric link of its switch.
  */
 public final class CoreTopology {
     private CoreTopology() {
@@ -46,6 +47,9 @@ public final class CoreTopology {
         Map<String, NetworkConfig.Host> configAtPort = new HashMap<>();
         for (NetworkConfig.Host h : cfg.hosts) {
             configAtPort.put(h.location.device + "/" + h.location.port, h);
+            if (h.bandwidthMbps > 0) {
+                fastest.put(new ConnectPoint(h.location.device, h.location.port).toString(), h.bandwidthMbps * 1_000_000L);
+            }
         }
         List<HostDto> vms = new java.util.ArrayList<>();
         for (HostDto h : tenantHosts) {
@@ -76,9 +80,10 @@ public final class CoreTopology {
         return b.build();
     }
 
+    /** {@code fastest}: by device id its fastest fabric link, by "device/port" a declared host link. */
     private static void addHost(Topology.Builder b, Map<String, Long> fastest, Host h) {
         b.host(h);
-        long bps = fastest.getOrDefault(h.attachment().elementId(), 0L);
+        long bps = fastest.getOrDefault(h.attachment().toString(), fastest.getOrDefault(h.attachment().elementId(), 0L));
         if (bps > 0) {
             b.cable(new ConnectPoint(h.id(), 0), h.attachment(), bps);
         }

@@ -73,13 +73,20 @@ public final class NetworkConfig {
         public final Point location;
         /** The host runs the fairfabric host shim ({@code "fairfabric": {"shim": true}}). */
         public final boolean shim;
+        /** Its cable's capacity in Mbit/s ({@code "fairfabric": {"bandwidth": 10}}), 0 when not declared. */
+        public final long bandwidthMbps;
 
         public Host(String mac, String name, List<String> ips, Point location, boolean shim) {
+            this(mac, name, ips, location, shim, 0);
+        }
+
+        public Host(String mac, String name, List<String> ips, Point location, boolean shim, long bandwidthMbps) {
             this.mac = mac;
             this.name = name;
             this.ips = List.copyOf(ips);
             this.location = location;
             this.shim = shim;
+            this.bandwidthMbps = bandwidthMbps;
         }
     }
 

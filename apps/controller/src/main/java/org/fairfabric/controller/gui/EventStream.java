@@ -3,7 +3,6 @@ package org.fairfabric.controller.gui;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -19,6 +18,7 @@ import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.json.Json;
 import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.FabricService;
+import org.fairfabric.api.service.GuiSnapshot;
 import org.fairfabric.api.service.NetworkView;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,14 +72,7 @@ public final class EventStream implements AutoCloseable {
 
     /** What the GUI draws: the REST resources it needs, in one object. */
     String snapshot() {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("run", runId);
-        s.put("topology", network.topology(fabric.allHosts()));
-        s.put("tenants", fabric.tenants());
-        s.put("sessions", fabric.sessions());
-        s.put("allocations", network.allocations());
-        s.put("routingGroups", network.routingGroups());
-        return Json.write(s);
+        return GuiSnapshot.json(runId, fabric, network);
     }
 
     public void handle(Request request, Response response, Callback callback) {

@@ -122,6 +122,7 @@ public final class ControllerMonitor implements AutoCloseable {
         events.addSink(this::onEvent);
         catalog.changed();
         allocation.setDetectedSessions(in -> view.detectedSessions(in.hosts(), in.sessions()));
+        allocation.setIdleSessions(in -> view.idleSessions(in.hosts(), in.sessions()));
         reader = new MonitorViewReader(bootstrap, "", view, () -> {
             allocation.changed("monitor: the active sessions changed");
             catalog.changed();

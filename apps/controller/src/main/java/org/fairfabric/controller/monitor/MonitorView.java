@@ -21,6 +21,18 @@ public final class MonitorView {
     private final Map<String, JsonNode> sessions = new TreeMap<>();
     private final Map<String, JsonNode> links = new TreeMap<>();
     private final Map<String, JsonNode> tenants = new TreeMap<>();
+    /** The view is live while some record came within this long (the monitor runs and reports). */
+    public static final long LIVE_MS = 10_000;
+    private final java.util.function.LongSupplier clockMs;
+    private long lastRecordMs = Long.MIN_VALUE;
+
+    public MonitorView() {
+        this(System::currentTimeMillis);
+    }
+
+    public MonitorView(java.util.function.LongSupplier clockMs) {
+        this.clockMs = clockMs;
+    }
 
     /** Applies one record; returns true when the set of active sessions changed. */
     public synchronized boolean apply(String topicKind, String key, JsonNode value) {
@@ -30,6 +42,7 @@ public final class MonitorView {
             case "tenants" -> tenants;
             default -> throw new IllegalArgumentException("unknown view " + topicKind);
         };
+        lastRecordMs = clockMs.getAsLong();
         JsonNode before = value == null ? m.remove(key) : m.put(key, value);
         if (m != sessions) {
             return false;
@@ -56,6 +69,41 @@ public final class MonitorView {
 
     public synchronized JsonNode tenant(String id) {
         return tenants.get(id);
+    }
+
+    /**
+     * The declared sessions that send nothing, by id (work conservation, docs/guarantees.md): the
+     * view holds their pair of addresses as inactive, or, while the view is live (a record in the
+     * last {@link #LIVE_MS}), holds no active record of it (never seen, or removed after the
+     * liveness timeout). Without a live view nothing is called idle (no monitor: every declared
+     * session keeps its guarantee, as before).
+     */
+    public synchronized java.util.Set<String> idleSessions(List<HostDto> hosts, List<SessionDto> declared) {
+        Map<String, HostDto> byId = new TreeMap<>();
+        hosts.forEach(h -> byId.put(h.id, h));
+        java.util.Set<String> activePairs = new java.util.HashSet<>();
+        java.util.Set<String> inactivePairs = new java.util.HashSet<>();
+        for (JsonNode s : sessions.values()) {
+            String pair = s.path("src").asText() + ">" + s.path("dst").asText();
+            (active(s) ? activePairs : inactivePairs).add(pair);
+        }
+        boolean live = lastRecordMs != Long.MIN_VALUE && clockMs.getAsLong() - lastRecordMs <= LIVE_MS;
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (SessionDto d : declared) {
+            HostDto src = byId.get(d.srcHost);
+            HostDto dst = byId.get(d.dstHost);
+            if (src == null || dst == null || d.id.startsWith(DETECTED_PREFIX)) {
+                continue;
+            }
+            String pair = src.ip + ">" + dst.ip;
+            if (activePairs.contains(pair)) {
+                continue;
+            }
+            if (inactivePairs.contains(pair) || live) {
+                out.add(d.id);
+            }
+        }
+        return out;
     }
 
     /**

@@ -214,30 +214,52 @@ public final class NetworkConfigParser implements NetworkConfigValidator {
                 throw new ValidationException(at + ".basic.locations[0]", loc + " carries a fabric link");
             }
             String name = basic.has("name") ? basic.get("name").asText() : mac;
-            out.add(new NetworkConfig.Host(mac, name, hostIps, loc, shim(e.getValue().get("fairfabric"), at)));
+            JsonNode ff = hostBlock(e.getValue().get("fairfabric"), at);
+            out.add(new NetworkConfig.Host(mac, name, hostIps, loc, shim(ff, at), bandwidth(ff, at)));
         }
         return out;
     }
 
-    /** The app's own host config: {@code "fairfabric": {"shim": true}} when the host runs the host shim. */
-    private static boolean shim(JsonNode ff, String at) {
+    /**
+     * The app's own host config, {@code "fairfabric": {"shim": true, "bandwidth": 10}}: whether the host
+     * runs the host shim, and its cable's capacity in Mbit/s. Both optional; null when absent.
+     */
+    private static JsonNode hostBlock(JsonNode ff, String at) {
         if (ff == null) {
-            return false;
+            return null;
         }
         if (!ff.isObject()) {
-            throw new ValidationException(at + ".fairfabric", "must be an object ({\"shim\": true|false})");
+            throw new ValidationException(at + ".fairfabric", "must be an object ({\"shim\": true|false, \"bandwidth\": Mbit/s})");
         }
         for (Iterator<String> it = ff.fieldNames(); it.hasNext(); ) {
             String k = it.next();
-            if (!k.equals("shim")) {
-                throw new ValidationException(at + ".fairfabric." + k, "unknown field (expected shim)");
+            if (!k.equals("shim") && !k.equals("bandwidth")) {
+                throw new ValidationException(at + ".fairfabric." + k, "unknown field (expected shim or bandwidth)");
             }
         }
-        JsonNode v = ff.get("shim");
-        if (v == null || !v.isBoolean()) {
+        return ff;
+    }
+
+    private static boolean shim(JsonNode ff, String at) {
+        JsonNode v = ff == null ? null : ff.get("shim");
+        if (v == null) {
+            return false;
+        }
+        if (!v.isBoolean()) {
             throw new ValidationException(at + ".fairfabric.shim", "must be true or false");
         }
         return v.booleanValue();
+    }
+
+    private static long bandwidth(JsonNode ff, String at) {
+        JsonNode v = ff == null ? null : ff.get("bandwidth");
+        if (v == null) {
+            return 0;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() <= 0) {
+            throw new ValidationException(at + ".fairfabric.bandwidth", "must be the host link's capacity in Mbit/s, an integer > 0");
+        }
+        return v.longValue();
     }
 
     private static NetworkConfig.Point point(String text, String at, Map<String, NetworkConfig.Device> devices) {

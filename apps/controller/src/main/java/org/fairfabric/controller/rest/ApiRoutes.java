@@ -68,6 +68,7 @@ public final class ApiRoutes {
                 new Route("GET", BASE + "/allocations", c -> Reply.ok(network.allocations())),
                 new Route("GET", BASE + "/topology", c -> Reply.ok(network.topology(fabric.allHosts()))),
                 new Route("GET", BASE + "/routing-groups", c -> Reply.ok(network.routingGroups())),
+                new Route("GET", BASE + "/aqs", c -> Reply.ok(network.aqs())),
                 new Route("GET", BASE + "/events", c -> Reply.ok(fabric.events().since(
                         c.queryLong("after", 0, 0, Long.MAX_VALUE), (int) c.queryLong("limit", 100, 1, EventLog.MAX_PAGE)))),
 

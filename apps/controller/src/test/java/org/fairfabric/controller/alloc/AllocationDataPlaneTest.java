@@ -108,7 +108,8 @@ class AllocationDataPlaneTest {
     void shimHostsKeepTheTagOthersArePinnedAtTheFirstHopAndGuaranteedTenantsGetAqs() throws Exception {
         AllocationResult r = result(30_000_000L);
         AqPlanner aqs = new AqPlanner(() -> 0L);
-        Map<String, List<Entity>> entities = plane.entities(r, aqs.apply(r));
+        List<AqPlanner.PlacedAq> placed = aqs.apply(r);
+        Map<String, List<Entity>> entities = plane.entities(r, placed);
         entities.values().forEach(list -> list.forEach(AllocationDataPlaneTest::checkAgainstP4Info));
 
         Map<String, List<TableEntry>> leaf1 = byTable(entities.get("device:leaf1"));
@@ -152,6 +153,19 @@ class AllocationDataPlaneTest {
         assertEquals(1, inbound.size());
         assertEquals(param(inbound.get(0), 0), new java.math.BigInteger(1, aqEg.get(0).getMatch(0).getExact().getValue().toByteArray()).longValue());
         assertTrue(!leaf2.containsKey("FabricIngress.aq_classify_outbound.aq_classify_outbound"));
+
+        // what GET /aqs lists: the same two AQs, where they sit and at which rate
+        assertEquals(2, placed.size());
+        for (AqPlanner.PlacedAq a : placed) {
+            org.fairfabric.api.dto.AqDto d = a.dto();
+            assertEquals("red", d.tenantId);
+            assertEquals(s2.totalBps(), d.rateBps, 1e-6);
+            if (d.direction.equals("outbound")) {
+                assertEquals(List.of("device:leaf1", "ingress", "h2", param(out.get(0), 0)), List.of(d.device, d.pipeline, d.host, d.aqId));
+            } else {
+                assertEquals(List.of("device:leaf2", "egress", "h4", param(inbound.get(0), 0)), List.of(d.device, d.pipeline, d.host, d.aqId));
+            }
+        }
 
         // a new rate replaces the AQs (new ids); the same rate keeps them
         long before = param(out.get(0), 0);

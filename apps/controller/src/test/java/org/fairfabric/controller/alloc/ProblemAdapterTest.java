@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Set;
 import org.fairfabric.api.dto.HostDto;
+import org.fairfabric.api.dto.SessionDto;
+import org.fairfabric.api.dto.TenantDto;
 import org.fairfabric.api.dto.LocationDto;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.core.allocator.Allocation;
@@ -121,5 +123,33 @@ class ProblemAdapterTest {
         // the certificate prices the shared uplink (it may price the host links too)
         assertTrue(named.contains("device:leaf1/3->device:spine1/1") || named.contains("device:spine1/2->device:leaf2/3"),
                 e.getMessage());
+    }
+
+    /** Work conservation: an idle session's guarantee is not reserved and the others get its capacity. */
+    @Test
+    void anIdleSessionReservesNothingAndItsCapacityGoesToTheOthers() throws Exception {
+        NetworkConfig cfg = leafSpine(2, 1, 2, 100);
+        List<TenantDto> tenants = List.of(tenant("g", 1, 40_000_000L), tenant("b", 3, null));
+        List<SessionDto> sessions = List.of(session("s1", "g", "h1", "h3", null), session("s2", "b", "h2", "h4", null));
+        AllocationInputs busy = inputs(cfg, tenants, sessions, Set.of());
+        Allocation a = new ExactAllocator(1e-8, 200).solve(ProblemAdapter.build(busy).problem());
+        assertEquals(0.4 * C, a.sessionRate(0), 1e-4 * C, "the guarantee above the weighted share (C/4) holds");
+
+        AllocationInputs idle = new AllocationInputs(busy.config(), busy.tenants(), busy.hosts(), busy.sessions(), Set.of(), Set.of("s1"));
+        AllocationProblem p = ProblemAdapter.build(idle).problem();
+        assertEquals(0.0, p.minRate(0), "nothing reserved for the idle session");
+        assertEquals(ProblemAdapter.IDLE_DEMAND_BPS, p.demand(0));
+        Allocation ai = new ExactAllocator(1e-8, 200).solve(p);
+        assertEquals(ProblemAdapter.IDLE_DEMAND_BPS, ai.sessionRate(0), 1e-4 * C);
+        assertEquals(C - ProblemAdapter.IDLE_DEMAND_BPS, ai.sessionRate(1), 1e-4 * C, "the busy tenant takes the rest");
+
+        // a tenant with one idle and one busy session: the busy one carries the whole guarantee
+        List<SessionDto> two = List.of(session("s1", "g", "h1", "h3", null), session("s3", "g", "h3", "h1", null),
+                session("s2", "b", "h2", "h4", null));
+        AllocationInputs half = inputs(cfg, tenants, two, Set.of());
+        AllocationProblem hp = ProblemAdapter.build(new AllocationInputs(half.config(), half.tenants(), half.hosts(), half.sessions(),
+                Set.of(), Set.of("s1"))).problem();
+        assertEquals(40e6, hp.minRate(hp.sessionIndex("s3")));
+        assertEquals(0.0, hp.minRate(hp.sessionIndex("s1")));
     }
 }

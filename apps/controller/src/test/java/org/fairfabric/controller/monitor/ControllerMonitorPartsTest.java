@@ -160,6 +160,29 @@ class ControllerMonitorPartsTest {
         assertEquals(List.of(), view.detectedSessions(hosts, List.of()));
     }
 
+    /** Work conservation (docs/guarantees.md): which declared sessions the allocation treats as idle. */
+    @Test
+    void declaredSessionsTheLiveViewSeesNoTrafficOfAreIdle() throws Exception {
+        NetworkConfig cfg = leafSpine();
+        HostDto a = host(cfg, cfg.hosts.get(0).name, "t1");
+        HostDto b = host(cfg, cfg.hosts.get(2).name, "t1");
+        HostDto c = host(cfg, cfg.hosts.get(3).name, "t1");
+        long[] now = {1_000_000};
+        MonitorView view = new MonitorView(() -> now[0]);
+        List<HostDto> hosts = List.of(a, b, c);
+        List<SessionDto> declared = List.of(new SessionDto("ab", "t1", a.id, b.id, null, "api"),
+                new SessionDto("ac", "t1", a.id, c.id, null, "api"), new SessionDto("ba", "t1", b.id, a.id, null, "api"));
+        assertEquals(Set.of(), view.idleSessions(hosts, declared), "no monitor heard from: nothing is idle");
+        view.apply("sessions", a.ip + ">" + b.ip, session(a, b, "active"));
+        view.apply("sessions", b.ip + ">" + a.ip, session(b, a, "inactive"));
+        assertEquals(Set.of("ac", "ba"), view.idleSessions(hosts, declared), "inactive, or never seen by a live view");
+        now[0] += MonitorView.LIVE_MS + 1;
+        assertEquals(Set.of("ba"), view.idleSessions(hosts, declared), "the view went quiet: only what it says is inactive");
+        view.apply("sessions", b.ip + ">" + a.ip, session(b, a, "active"));
+        view.apply("sessions", a.ip + ">" + b.ip, null);
+        assertEquals(Set.of("ab", "ac"), view.idleSessions(hosts, declared), "removed after its liveness timeout: idle");
+    }
+
     private static JsonNode session(HostDto src, HostDto dst, String state) {
         ObjectNode s = JSON.createObjectNode();
         s.put("schema", 1).put("src", src.ip).put("dst", dst.ip).put("state", state);

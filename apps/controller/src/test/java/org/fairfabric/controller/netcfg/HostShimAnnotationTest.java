@@ -9,7 +9,7 @@ import org.fairfabric.api.error.ValidationException;
 import org.fairfabric.api.json.Json;
 import org.junit.jupiter.api.Test;
 
-/** The network configuration's host annotation {@code "fairfabric": {"shim": true}} (docs/controller.md). */
+/** The network configuration's host annotation {@code "fairfabric": {"shim": true, "bandwidth": 10}} (docs/controller.md). */
 class HostShimAnnotationTest {
     static String withAnnotation(String json) throws Exception {
         ObjectNode root = (ObjectNode) Json.MAPPER.readTree(FabricConfigs.leafSpine(1, 1, 2, "127.0.0.1", 50001, 100));
@@ -27,8 +27,20 @@ class HostShimAnnotationTest {
     }
 
     @Test
+    void aDeclaredHostLinkCapacityIsTheHostCableInTheModelElseTheSwitchsFastestLink() throws Exception {
+        NetworkConfig cfg = new NetworkConfigParser().parse(withAnnotation("{\"bandwidth\": 10}"));
+        assertEquals(List.of(10L, 0L), cfg.hosts.stream().map(h -> h.bandwidthMbps).toList());
+        assertEquals(List.of(false, false), cfg.hosts.stream().map(h -> h.shim).toList());
+        org.fairfabric.core.model.Topology t = org.fairfabric.controller.core.CoreTopology.build(cfg, List.of());
+        assertEquals(List.of(10_000_000L, 100_000_000L), cfg.hosts.stream()
+                .map(h -> t.linksFrom(h.name).get(0).capacityBps()).toList());
+    }
+
+    @Test
     void aBadAnnotationIsRefusedNamingTheField() {
-        for (String[] c : new String[][] {{"{\"shim\": \"yes\"}", "fairfabric.shim"}, {"{}", "fairfabric.shim"},
+        for (String[] c : new String[][] {{"{\"shim\": \"yes\"}", "fairfabric.shim"},
+                {"{\"bandwidth\": 0}", "fairfabric.bandwidth"}, {"{\"bandwidth\": 2.5}", "fairfabric.bandwidth"},
+                {"{\"bandwidth\": \"10\"}", "fairfabric.bandwidth"},
                 {"{\"shim\": true, \"agent\": 1}", "fairfabric.agent"}, {"true", "fairfabric"}}) {
             ValidationException e = assertThrows(ValidationException.class,
                     () -> new NetworkConfigParser().parse(withAnnotation(c[0])), c[0]);

@@ -132,6 +132,7 @@ class RestApiTest {
         assertEquals(100_000_000L, topo.get("links").get(0).get("capacityBps").asLong());
         assertEquals("grpc://127.0.0.1:50001?device_id=1", topo.get("devices").get(0).get("managementAddress").asText());
         assertEquals(0, http.get("/api/v1/routing-groups").json().size());
+        assertEquals(0, http.get("/api/v1/aqs").json().size());
         assertEquals(0, http.get("/api/v1/allocations").json().size());
     }
 

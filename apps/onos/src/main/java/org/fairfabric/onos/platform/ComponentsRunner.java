@@ -11,14 +11,17 @@ import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.controller.alloc.AllocationComponent;
+import org.fairfabric.controller.alloc.AllocationDataPlane;
 import org.fairfabric.controller.alloc.KafkaRatesSink;
 import org.fairfabric.controller.alloc.RatesSink;
 import org.fairfabric.controller.component.ControlBus;
 import org.fairfabric.controller.component.ControlEvent;
 import org.fairfabric.controller.component.ProvisioningEvents;
 import org.fairfabric.controller.failure.DeadPathsComponent;
+import org.fairfabric.controller.guarantee.GuaranteesComponent;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
+import org.fairfabric.controller.program.AllocationEntities;
 import org.fairfabric.controller.program.FabricPlan;
 import org.fairfabric.controller.routing.RoutingMode;
 import org.fairfabric.controller.wiring.FabricComponents;
@@ -34,12 +37,14 @@ import p4.v1.P4RuntimeOuterClass.Entity;
 /**
  * The controller's components (apps/components) over this node's ONOS adapters, on a bus of their
  * own: the graph the embedded controller registers ({@link FabricComponents}: forwarding with ARP,
- * routing groups, failure handling, link probing, the P4TE/vFab reports). One runner lives while
- * this node leads; {@link #close} stops its components and detaches them from the packet-ins.
- * With Kafka the allocator runs too (the embedded {@link AllocationComponent}, over the network
- * configuration built from ONOS's view): rates tables go to the shims on
- * {@value KafkaRatesSink#TOPIC} and dead-path tables on {@value DeadPathsComponent#TOPIC}; the sinks
- * are closed with their components.
+ * routing groups, failure handling, link probing, the P4TE/vFab reports), plus what the embedded
+ * controller adds to it: the allocator (the embedded {@link AllocationComponent}, over the network
+ * configuration built from ONOS's view; it writes the pinned-path entries, slice
+ * {@value AllocationComponent#SLICE}) and the guarantees' Augmented Queues ({@link GuaranteesComponent},
+ * slice {@value GuaranteesComponent#SLICE}). One runner lives while this node leads; {@link #close}
+ * stops its components and detaches them from the packet-ins. With Kafka, rates tables go to the
+ * shims on {@value KafkaRatesSink#TOPIC} and dead-path tables on {@value DeadPathsComponent#TOPIC};
+ * the sinks are closed with their components.
  */
 final class ComponentsRunner implements AutoCloseable {
     /** The pipeline's CPU port and the AQ queue delta, as in the embedded controller (fabric.p4). */
@@ -52,6 +57,7 @@ final class ComponentsRunner implements AutoCloseable {
     private final RunnerPackets packets;
     private final FabricComponents components;
     private final AllocationComponent allocation;
+    private final GuaranteesComponent guarantees;
     private final ProvisioningEvents provisioning;
     private Topology posted;
 
@@ -62,7 +68,7 @@ final class ComponentsRunner implements AutoCloseable {
 
     /**
      * @param config the fabric as a network configuration (the allocator's input)
-     * @param kafka  the sinks to the shims; null: no allocator, nothing is published
+     * @param kafka  the sinks to the shims; null: nothing is published (the allocator still runs)
      */
     ComponentsRunner(P4InfoIndex p4, FabricTopology topology, DeviceProgramming<Entity, ?> devices, OnosPackets packets,
                      FabricService fabric, NetworkView network, Supplier<NetworkConfig> config, RoutingMode routing,
@@ -73,9 +79,11 @@ final class ComponentsRunner implements AutoCloseable {
                 ? kafka.open(DeadPathsComponent.TOPIC, "fairfabric-onos-deadpaths", "dead paths") : null;
         components = FabricComponents.register(bus, p4, plan, topology, devices, this.packets, network,
                 ip -> macOfIp(topology.topology(), ip), routing, deadPaths, ECHO_INTERVAL_MS);
-        allocation = kafka == null ? null : bus.register(new AllocationComponent(fabric, network, fabric.events(), config,
-                p4, plan == null ? null : devices, kafka.open(KafkaRatesSink.TOPIC, "fairfabric-onos-rates", "rates table"),
-                bus, routing));
+        allocation = bus.register(new AllocationComponent(fabric, network, fabric.events(), config,
+                p4, plan == null ? null : devices,
+                kafka == null ? null : kafka.open(KafkaRatesSink.TOPIC, "fairfabric-onos-rates", "rates table"), bus, routing));
+        guarantees = plan != null && AllocationEntities.supported(p4)
+                ? bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p4)), devices, network)) : null;
         provisioning = new ProvisioningEvents(bus, () -> null); // host changes arrive as topology() calls
     }
 
@@ -84,9 +92,14 @@ final class ComponentsRunner implements AutoCloseable {
         provisioning.publish(e);
     }
 
-    /** The allocator, null without Kafka. */
+    /** The allocator (it runs on every leader; Kafka only adds its rates sink). */
     AllocationComponent allocation() {
         return allocation;
+    }
+
+    /** The guarantees' AQ component, null when the pipeline has no AQ tables. */
+    GuaranteesComponent guarantees() {
+        return guarantees;
     }
 
     /**

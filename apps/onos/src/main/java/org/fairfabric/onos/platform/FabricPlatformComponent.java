@@ -31,6 +31,7 @@ import org.onosproject.cluster.LeadershipEvent;
 import org.onosproject.cluster.LeadershipEventListener;
 import org.onosproject.cluster.LeadershipService;
 import org.onosproject.cluster.NodeId;
+import org.onosproject.store.cluster.messaging.ClusterCommunicationService;
 import org.onosproject.cfg.ComponentConfigService;
 import org.onosproject.core.CoreService;
 import org.onosproject.net.config.NetworkConfigEvent;
@@ -64,8 +65,8 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * fairfabric's platform inside ONOS: builds the adapters ({@link OnosFabricTopology},
  * {@link OnosDeviceProgramming}, {@link OnosPackets}), runs for leadership of
  * {@value #LEADERSHIP_TOPIC}. On the leader it runs the controller's components
- * ({@link ComponentsRunner}: forwarding, routing groups, failure handling, probing — the embedded
- * controller's graph), tells them the fabric's model whenever ONOS's devices, links, hosts or
+ * ({@link ComponentsRunner}: forwarding, routing groups, failure handling, probing, the allocator
+ * with its pinned-path entries, the guarantees' AQ entries — the embedded controller's graph), tells them the fabric's model whenever ONOS's devices, links, hosts or
  * network configuration or the tenants' hosts change, and programs every registered
  * {@link SliceProgram} then (and once when it becomes leader, which also removes what a former
  * leader left stale). Losing leadership stops the components. Followers compute and write nothing;
@@ -73,10 +74,10 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * one thread of its own, never on ONOS's event threads.
  *
  * <p>With the {@value #KAFKA_BOOTSTRAP} property set (Kafka's {@code host:port[,host:port...]}), the
- * leader also runs the allocator and publishes to Kafka as in embedded mode: rates tables on
+ * leader also publishes to Kafka as in embedded mode: rates tables on
  * {@code ff.ctl.rates.v1} and dead-path tables on {@code ff.ctl.deadpaths.v1} (docs/kafka.md),
- * through the embedded controller's {@link KafkaRatesSink}. Empty (the default): no allocator,
- * nothing is published. Set it with
+ * through the embedded controller's {@link KafkaRatesSink}. Empty (the default): nothing is
+ * published. Set it with
  * {@code cfg set org.fairfabric.onos.platform.FabricPlatformComponent kafkaBootstrap host:9092}.
  */
 @Component(immediate = true, service = FabricPlatform.class, property = {KAFKA_BOOTSTRAP_PROPERTY + ":String=" + KAFKA_BOOTSTRAP_DEFAULT})
@@ -108,6 +109,8 @@ public class FabricPlatformComponent implements FabricPlatform {
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected ClusterService clusterService;
     @Reference(cardinality = ReferenceCardinality.MANDATORY)
+    protected ClusterCommunicationService clusterCommunicator;
+    @Reference(cardinality = ReferenceCardinality.MANDATORY)
     protected FairfabricService fairfabric;
     /** Lists {@value #KAFKA_BOOTSTRAP} for ONOS's {@code cfg}; absent in tests. */
     @Reference(cardinality = ReferenceCardinality.OPTIONAL)
@@ -133,7 +136,11 @@ public class FabricPlatformComponent implements FabricPlatform {
     /** The components while this node leads; only the worker thread touches it. */
     private ComponentsRunner runner;
     private NodeId localNode;
+    /** The node that leads now, null when none is known; packet-ins of switches this node masters go there. */
+    private volatile NodeId leaderNode;
     private volatile boolean leader;
+    /** Hands relayed packet-ins to the components, off ONOS's messaging threads. */
+    private ExecutorService relayed;
     private volatile boolean active;
     /** Kafka brokers (host:port[,host:port...]) the leader publishes rates and dead paths to; empty: none. */
     private volatile String kafkaBootstrap;
@@ -160,6 +167,13 @@ public class FabricPlatformComponent implements FabricPlatform {
         programming = new OnosDeviceProgramming(coreService, deviceService, flowRuleService, groupService,
                 new EntityTranslator(new P4InfoNames(p4info)));
         packets = new OnosPackets(packetService, deviceService);
+        packets.relayTo(this::relayToLeader);
+        relayed = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairfabric-packet-relay"));
+        clusterCommunicator.addSubscriber(RelayedPacketIn.SUBJECT, FabricPlatformComponent::relayedOrNull, p -> {
+            if (p != null) {
+                packets.deliver(p);
+            }
+        }, relayed);
         processor = packets;
         packetService.addProcessor(processor, PacketProcessor.director(2));
         fairfabric.fabric().events().addSink(this::fabricEvent);
@@ -170,7 +184,7 @@ public class FabricPlatformComponent implements FabricPlatform {
         leadershipService.addListener(leadershipListener);
         active = true;
         Leadership l = leadershipService.runForLeadership(LEADERSHIP_TOPIC);
-        setLeader(l != null && localNode.equals(l.leaderNodeId()));
+        setLeader(l == null ? null : l.leaderNodeId());
         reprogram();
         LOG.info("Started on {} ({})", localNode, leader ? "leader" : "follower");
     }
@@ -228,6 +242,8 @@ public class FabricPlatformComponent implements FabricPlatform {
         linkService.removeListener(linkListener);
         deviceService.removeListener(deviceListener);
         packetService.removeProcessor(processor);
+        clusterCommunicator.removeSubscriber(RelayedPacketIn.SUBJECT);
+        relayed.shutdown();
         worker.execute(this::stopComponents);
         worker.shutdown();
         try {
@@ -280,17 +296,52 @@ public class FabricPlatformComponent implements FabricPlatform {
             return;
         }
         boolean was = leader;
-        setLeader(localNode.equals(e.subject().leaderNodeId()));
+        setLeader(e.subject().leaderNodeId());
         if (leader != was) {
             reprogram(); // the new leader starts the components and programs; a former one stops them
         }
     }
 
-    private void setLeader(boolean now) {
+    private void setLeader(NodeId node) {
+        boolean now = localNode.equals(node);
         if (now != leader) {
             LOG.info("{} {} leadership of {}", localNode, now ? "takes" : "loses", LEADERSHIP_TOPIC);
         }
+        leaderNode = node;
         leader = now;
+    }
+
+    /** The packet-in another node relayed, or null (logged) when the message is not one. */
+    static RelayedPacketIn relayedOrNull(byte[] message) {
+        try {
+            return RelayedPacketIn.decode(message);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("a relayed packet-in was dropped: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    /**
+     * A packet-in of a switch this node masters while its components do not run: to the leader,
+     * whose components handle it. Dropped when no other node leads (no leader yet, or this node
+     * leads but its components are not up yet).
+     */
+    private void relayToLeader(RelayedPacketIn p) {
+        NodeId to = leaderNode;
+        if (to == null || to.equals(localNode)) {
+            LOG.debug("{} dropped: no leader to relay it to", p);
+            return;
+        }
+        try {
+            clusterCommunicator.unicast(p, RelayedPacketIn.SUBJECT, RelayedPacketIn::encode, to)
+                    .whenComplete((v, err) -> {
+                        if (err != null) {
+                            LOG.debug("{} not relayed to {}: {}", p, to, err.toString());
+                        }
+                    });
+        } catch (RuntimeException e) {
+            LOG.warn("{} not relayed to {}: {}", p, to, e.toString());
+        }
     }
 
     private void fabricEvent(EventDto e) {

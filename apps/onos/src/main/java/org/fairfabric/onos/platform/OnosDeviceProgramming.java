@@ -1,6 +1,7 @@
 package org.fairfabric.onos.platform;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,13 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * that slice on that switch (not with what this node wrote last), so entries a former leader or a
  * previous run left behind are removed too. Groups are written before the rules that point at
  * them and removed after the rules that pointed at them are gone.
+ *
+ * <p>ONOS applies a batch of flow rule operations asynchronously: its store holds the batch's
+ * rules only once the batch has been processed. A replacement that read the store while an
+ * earlier one of the same slice on the same switch was still in flight would miss that earlier
+ * one's rules and leave them standing for good (a burst of topology events when a node becomes
+ * leader does exactly that). So the replacements of one slice on one switch run one after the
+ * other: each reads ONOS's stores only when the previous one has completed (or failed).
  */
 public final class OnosDeviceProgramming implements DeviceProgramming<Entity, SliceWrite> {
     public static final String SLICE_APP_PREFIX = "org.fairfabric.slice.";
@@ -46,6 +54,8 @@ public final class OnosDeviceProgramming implements DeviceProgramming<Entity, Sl
     private final GroupService groups;
     private final EntityTranslator translator;
     private final Map<String, ApplicationId> sliceApps = new ConcurrentHashMap<>();
+    /** The last replacement of each slice on each switch ("slice@device"), until it completes; guarded by this. */
+    private final Map<String, CompletableFuture<SliceWrite>> inFlight = new HashMap<>();
 
     public OnosDeviceProgramming(CoreService core, DeviceService devices, FlowRuleService flows, GroupService groups,
                                  EntityTranslator translator) {
@@ -73,6 +83,25 @@ public final class OnosDeviceProgramming implements DeviceProgramming<Entity, Sl
         DeviceId device = DeviceId.deviceId(deviceId);
         ApplicationId app = sliceApp(slice);
         PiEntities want = translator.translate(device, app, entities);
+        String key = slice + "@" + deviceId;
+        CompletableFuture<SliceWrite> previous = inFlight.get(key);
+        CompletableFuture<SliceWrite> next = previous == null
+                ? replace(slice, deviceId, device, app, want)
+                : previous.handle((w, err) -> null).thenCompose(v -> replace(slice, deviceId, device, app, want));
+        if (!next.isDone()) {
+            inFlight.put(key, next);
+            next.whenComplete((w, err) -> forget(key, next));
+        }
+        return next;
+    }
+
+    private synchronized void forget(String key, CompletableFuture<SliceWrite> write) {
+        inFlight.remove(key, write);
+    }
+
+    /** One replacement, against what ONOS's stores hold now. */
+    private synchronized CompletableFuture<SliceWrite> replace(String slice, String deviceId, DeviceId device, ApplicationId app,
+                                                              PiEntities want) {
         if (devices.getDevice(device) == null) {
             return CompletableFuture.completedFuture(null);
         }

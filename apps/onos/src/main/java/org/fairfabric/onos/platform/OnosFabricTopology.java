@@ -120,7 +120,7 @@ public final class OnosFabricTopology implements FabricTopology {
             FabricHostConfig c = netcfg.getConfig(h.id(), FabricHostConfig.class);
             servers.add(new NetworkConfig.Host(h.mac().toString().toLowerCase(Locale.ROOT), name(h), List.of(ip),
                     new NetworkConfig.Point(h.location().deviceId().toString(), (int) h.location().port().toLong()),
-                    c != null && c.isValid() && c.shim()));
+                    c != null && c.isValid() && c.shim(), c != null && c.isValid() ? c.bandwidthMbps() : 0));
         }
         return new NetworkConfig(devs, Map.of(), cables, servers, linkPorts);
     }
@@ -190,6 +190,12 @@ public final class OnosFabricTopology implements FabricTopology {
                 onosAtPort.put(at(h).toString(), h);
             }
         }
+        for (org.onosproject.net.Host h : onosAtPort.values()) {
+            FabricHostConfig c = netcfg.getConfig(h.id(), FabricHostConfig.class);
+            if (c != null && c.isValid() && c.bandwidthMbps() > 0) {
+                fastest.put(at(h).toString(), c.bandwidthMbps() * 1_000_000L);
+            }
+        }
         Set<org.onosproject.net.Host> claimed = new HashSet<>();
         Map<ConnectPoint, String> serverAt = new HashMap<>();
         List<HostDto> vms = new ArrayList<>();
@@ -224,7 +230,7 @@ public final class OnosFabricTopology implements FabricTopology {
 
     private static void addHost(Topology.Builder b, Map<String, Long> fastest, Host h) {
         b.host(h);
-        long bps = fastest.getOrDefault(h.attachment().elementId(), 0L);
+        long bps = fastest.getOrDefault(h.attachment().toString(), fastest.getOrDefault(h.attachment().elementId(), 0L));
         if (bps > 0) {
             b.cable(new ConnectPoint(h.id(), 0), h.attachment(), bps);
         }

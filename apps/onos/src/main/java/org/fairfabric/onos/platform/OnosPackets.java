@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.fairfabric.core.platform.InboundPacket;
 import org.fairfabric.core.platform.PacketListener;
 import org.fairfabric.core.platform.PacketService;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * listeners, with the fields by their P4Info names as in embedded mode, and blocks it so that no
  * other ONOS app answers it too. Packet-outs become an OUTPUT to {@code egress_port}; the
  * interpreter writes the packet_out header (do_forward 0), the only packet-out the components
- * send. ONOS delivers a packet-in on the node that masters the switch, not only on the leader.
+ * send. ONOS delivers a packet-in on the node that masters the switch, not only on the leader: on a
+ * node whose components do not run (no listeners), a packet-in goes to the {@link #relayTo relay}
+ * instead (the platform sends it to the leader, whose {@link #deliver} hands it to its listeners).
  */
 public final class OnosPackets implements PacketService, PacketProcessor {
     private static final Logger LOG = LoggerFactory.getLogger(OnosPackets.class);
@@ -32,6 +35,7 @@ public final class OnosPackets implements PacketService, PacketProcessor {
     private final org.onosproject.net.packet.PacketService packets;
     private final DeviceService devices;
     private final List<PacketListener> listeners = new CopyOnWriteArrayList<>();
+    private volatile Consumer<RelayedPacketIn> relay;
 
     public OnosPackets(org.onosproject.net.packet.PacketService packets, DeviceService devices) {
         this.packets = packets;
@@ -46,6 +50,23 @@ public final class OnosPackets implements PacketService, PacketProcessor {
     /** How many listeners hear packet-ins (tests). */
     int listenerCount() {
         return listeners.size();
+    }
+
+    /** Where packet-ins go while no listener hears them here (null: dropped). */
+    void relayTo(Consumer<RelayedPacketIn> relay) {
+        this.relay = relay;
+    }
+
+    /** A packet-in another node relayed: to this node's listeners only (never relayed again). */
+    void deliver(RelayedPacketIn p) {
+        InboundPacket in = new InboundPacket(p.deviceId, p.frame, p.metadata, System.nanoTime());
+        for (PacketListener l : listeners) {
+            try {
+                l.onPacket(in);
+            } catch (RuntimeException e) {
+                LOG.warn("a packet-in listener failed on a packet relayed from {}", p.deviceId, e);
+            }
+        }
     }
 
     /** Stops delivering packet-ins to {@code listener} (the components of a node that stopped leading). */
@@ -89,6 +110,12 @@ public final class OnosPackets implements PacketService, PacketProcessor {
         ByteBuffer data = in.unparsed();
         byte[] frame = new byte[data.remaining()];
         data.get(frame);
+        context.block();
+        Consumer<RelayedPacketIn> elsewhere = relay;
+        if (listeners.isEmpty() && elsewhere != null) {
+            elsewhere.accept(new RelayedPacketIn(in.receivedFrom().deviceId().toString(), frame, in.metadata()));
+            return;
+        }
         InboundPacket p = new InboundPacket(in.receivedFrom().deviceId().toString(), frame, in.metadata(), System.nanoTime());
         for (PacketListener l : listeners) {
             try {
@@ -97,6 +124,5 @@ public final class OnosPackets implements PacketService, PacketProcessor {
                 LOG.warn("a packet-in listener failed on a packet from {}", p.deviceId(), e);
             }
         }
-        context.block();
     }
 }

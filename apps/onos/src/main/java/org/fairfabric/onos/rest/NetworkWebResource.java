@@ -14,7 +14,7 @@ import org.fairfabric.api.error.NotFoundException;
 import org.fairfabric.api.error.ValidationException;
 import org.fairfabric.api.service.EventLog;
 
-/** The live view: allocations, topology, routing groups, events, and the network configuration. */
+/** The live view: allocations, topology, routing groups, AQs, events, and the network configuration. */
 @Path(ApiPaths.VERSION)
 public class NetworkWebResource extends FabricResource {
 
@@ -34,6 +34,12 @@ public class NetworkWebResource extends FabricResource {
     @Path("routing-groups")
     public Response routingGroups() {
         return Replies.ok(network().routingGroups());
+    }
+
+    @GET
+    @Path("aqs")
+    public Response aqs() {
+        return Replies.ok(network().aqs());
     }
 
     @GET

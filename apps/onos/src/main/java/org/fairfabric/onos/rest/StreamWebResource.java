@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.ws.rs.GET;
@@ -16,6 +15,7 @@ import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.json.Json;
 import org.fairfabric.api.service.EventLog;
 import org.fairfabric.api.service.FabricService;
+import org.fairfabric.api.service.GuiSnapshot;
 import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.onos.fabric.FairfabricService;
 
@@ -85,14 +85,7 @@ public class StreamWebResource extends FabricResource {
     }
 
     static String snapshot(String run, FabricService fabric, NetworkView network) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("run", run);
-        s.put("topology", network.topology(fabric.allHosts()));
-        s.put("tenants", fabric.tenants());
-        s.put("sessions", fabric.sessions());
-        s.put("allocations", network.allocations());
-        s.put("routingGroups", network.routingGroups());
-        return Json.write(s);
+        return GuiSnapshot.json(run, fabric, network);
     }
 
     /** One SSE message; an IOException (the client left) ends the stream. */

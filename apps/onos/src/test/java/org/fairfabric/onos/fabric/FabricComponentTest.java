@@ -49,6 +49,12 @@ class FabricComponentTest {
         assertTrue(host("{\"shim\": true}").isValid());
         assertTrue(host("{\"shim\": true}").shim());
         assertFalse(host("{\"shim\": \"yes\"}").isValid());
+        assertTrue(host("{\"bandwidth\": 10}").isValid());
+        assertEquals(10, host("{\"shim\": true, \"bandwidth\": 10}").bandwidthMbps());
+        assertEquals(0, host("{\"shim\": true}").bandwidthMbps());
+        assertFalse(host("{\"bandwidth\": 0}").isValid());
+        assertFalse(host("{\"bandwidth\": 2.5}").isValid());
+        assertFalse(host("{\"shim\": true, \"colour\": 1}").isValid());
     }
 
     @Test

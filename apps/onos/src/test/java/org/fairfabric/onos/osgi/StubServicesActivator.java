@@ -23,6 +23,7 @@ import org.onosproject.net.config.NetworkConfigRegistryAdapter;
 import org.onosproject.net.device.DeviceServiceAdapter;
 import org.onosproject.net.link.LinkServiceAdapter;
 import org.onosproject.net.pi.PiPipeconfServiceAdapter;
+import org.onosproject.store.cluster.messaging.ClusterCommunicationServiceAdapter;
 import org.onosproject.store.service.TestStorageService;
 import org.onosproject.ui.UiExtensionServiceAdapter;
 import org.osgi.framework.BundleActivator;
@@ -49,7 +50,8 @@ public final class StubServicesActivator implements BundleActivator {
             "org.onosproject.net.group.GroupService",
             "org.onosproject.net.packet.PacketService",
             "org.onosproject.cluster.LeadershipService",
-            "org.onosproject.cluster.ClusterService");
+            "org.onosproject.cluster.ClusterService",
+            "org.onosproject.store.cluster.messaging.ClusterCommunicationService");
 
     static final NodeId NODE = new NodeId("felix");
 
@@ -97,6 +99,7 @@ public final class StubServicesActivator implements BundleActivator {
                 return new DefaultControllerNode(NODE, IpAddress.valueOf("127.0.0.1"));
             }
         }, null));
+        registrations.add(context.registerService(SERVICES.get(13), new ClusterCommunicationServiceAdapter(), null));
     }
 
     @Override

@@ -209,6 +209,43 @@ class OnosDeviceProgrammingTest {
         assertTrue(flows.rules(D, app).stream().noneMatch(r -> r.exactMatch(leftover)));
     }
 
+    /**
+     * ONOS applies batches later, on its own threads. Three replacements of one slice in a burst
+     * (a new leader hearing devices, links and hosts arrive) end with exactly the last one's
+     * entries: each replacement reads the store only after the previous one was applied.
+     */
+    @Test
+    void replacementsInABurstWhileONOSStillAppliesLeaveOnlyTheLastOnesEntries() throws Exception {
+        ApplicationId app = programming.sliceApp("forwarding");
+        flows.deferred = true;
+        var first = programming.setSlice("forwarding", LEAF1, List.of(route(1, 1))).toCompletableFuture();
+        var second = programming.setSlice("forwarding", LEAF1, List.of(route(2, 2))).toCompletableFuture();
+        var third = programming.setSlice("forwarding", LEAF1, List.of(route(3, 3), route(2, 2))).toCompletableFuture();
+        var other = programming.setSlice("forwarding", "device:leaf2", List.of(route(9, 1))).toCompletableFuture();
+        assertEquals(2, flows.batches.size(), "one batch per switch in flight; the others wait for theirs");
+        int rounds = 0;
+        while (flows.applyHeld() > 0) {
+            rounds++;
+        }
+        assertEquals(3, rounds);
+        assertEquals("forwarding@device:leaf1: rules +1 ~0 -0, groups +0 ~0 -0", first.get().toString());
+        assertEquals("forwarding@device:leaf1: rules +1 ~0 -1, groups +0 ~0 -0", second.get().toString());
+        assertEquals("forwarding@device:leaf1: rules +1 ~0 -0, groups +0 ~0 -0", third.get().toString());
+        assertTrue(other.get().toString().startsWith("forwarding@device:leaf2: rules +1"), other.get().toString());
+        List<FlowRule> now = flows.rules(D, app);
+        List<FlowRule> want = new EntityTranslator(P4InfoNames.ofPipeconf()).translate(D, app, List.of(route(3, 3), route(2, 2))).rules();
+        assertEquals(2, now.size(), now.toString());
+        for (FlowRule r : want) {
+            assertTrue(now.stream().anyMatch(n -> n.exactMatch(r)), "lacks " + r);
+        }
+    }
+
+    /** The route to 10.0.{@code subnet}.0/24 out of {@code port}. */
+    Entity route(int subnet, int port) {
+        return p4.entry(ROUTING_DOWN, List.of(p4.lpm(ROUTING_DOWN, "hdr.ipv4.dst_addr", ipv4(10, 0, subnet, 0), 24)), 0,
+                p4.action(IN + "downward_routing.route_down", "port", bytes(port)));
+    }
+
     @Test
     void aSwitchOnosDoesNotKnowGetsNothing() throws Exception {
         assertNull(programming.setSlice("forwarding", "device:nowhere", leafSlice(3, 4)).toCompletableFuture().get());

@@ -144,4 +144,51 @@ class OnosPacketsTest {
         assertEquals("packet-out without egress_port", e.getMessage());
         assertEquals(List.of(), emitted);
     }
+
+    @Test
+    void withoutListenersAPacketInGoesToTheRelayAndARelayedOneReachesTheListeners() throws Exception {
+        List<RelayedPacketIn> relayed = new ArrayList<>();
+        packets.relayTo(relayed::add);
+        byte[] frame = arpRequest();
+        PacketContextAdapter ctx = new PacketContextAdapter(0, viaInterpreter(frame), null, false);
+        packets.process(ctx);
+        assertTrue(ctx.isHandled());
+        assertEquals(1, relayed.size());
+        RelayedPacketIn r = relayed.get(0);
+        assertEquals("device:leaf1", r.deviceId);
+        assertArrayEquals(frame, r.frame);
+        assertEquals(java.util.Set.of("ingress_port", "_pad0", "reason", "event_port", "_pad1", "metric", "direction", "value"),
+                r.metadata.keySet(), "every packet_in header field, as the interpreter gave them");
+        assertEquals(2L, r.metadata.get("ingress_port"));
+        assertEquals(1L, r.metadata.get("reason"));
+
+        // the leader's side: the message decodes to the same packet, and its listeners hear it with the fields
+        RelayedPacketIn back = RelayedPacketIn.decode(RelayedPacketIn.encode(r));
+        assertEquals(r, back);
+        List<InboundPacket> heard = new ArrayList<>();
+        packets.addListener(heard::add);
+        packets.deliver(back);
+        assertEquals(1, heard.size());
+        assertArrayEquals(frame, heard.get(0).payload());
+        assertEquals(2, heard.get(0).metadata("ingress_port").getAsLong());
+
+        // with listeners here, nothing is relayed
+        packets.process(new PacketContextAdapter(0, viaInterpreter(frame), null, false));
+        assertEquals(1, relayed.size());
+        assertEquals(2, heard.size());
+    }
+
+    @Test
+    void malformedRelayMessagesAreRefused() {
+        byte[] good = RelayedPacketIn.encode(new RelayedPacketIn("device:leaf1", new byte[] {1, 2, 3}, Map.of("reason", 1L)));
+        for (byte[] bad : List.of(new byte[0], new byte[] {2}, java.util.Arrays.copyOf(good, good.length - 1),
+                java.util.Arrays.copyOf(good, good.length + 1))) {
+            assertThrows(IllegalArgumentException.class, () -> RelayedPacketIn.decode(bad), java.util.Arrays.toString(bad));
+        }
+        byte[] huge = good.clone();
+        int frameLengthAt = 1 + 2 + "device:leaf1".length();
+        huge[frameLengthAt] = 0x7f;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RelayedPacketIn.decode(huge));
+        assertTrue(e.getMessage().contains("frame of"), e.getMessage());
+    }
 }

@@ -21,15 +21,53 @@ final class RecordingFlowRules extends FlowRuleServiceAdapter {
     final List<FlowRuleOperations> batches = new ArrayList<>();
     /** When set, the next batch fails (ONOS's onError) and changes nothing. */
     boolean failNext;
+    /**
+     * When set, batches are held until {@link #applyHeld} (as ONOS applies them later, on a thread
+     * of its own): until then the store does not show them.
+     */
+    boolean deferred;
+    private final List<FlowRuleOperations> held = new ArrayList<>();
 
     @Override
-    public synchronized void apply(FlowRuleOperations ops) {
-        batches.add(ops);
-        if (failNext) {
-            failNext = false;
-            ops.callback().onError(ops);
-            return;
+    public void apply(FlowRuleOperations ops) {
+        synchronized (this) {
+            batches.add(ops);
+            if (deferred) {
+                held.add(ops);
+                return;
+            }
         }
+        process(ops);
+    }
+
+    /** Applies the held batches in order (callbacks outside the lock, as ONOS calls them); how many there were. */
+    int applyHeld() {
+        List<FlowRuleOperations> now;
+        synchronized (this) {
+            now = new ArrayList<>(held);
+            held.clear();
+        }
+        now.forEach(this::process);
+        return now.size();
+    }
+
+    private void process(FlowRuleOperations ops) {
+        boolean failed;
+        synchronized (this) {
+            failed = failNext;
+            failNext = false;
+            if (!failed) {
+                store(ops);
+            }
+        }
+        if (failed) {
+            ops.callback().onError(ops);
+        } else {
+            ops.callback().onSuccess(ops);
+        }
+    }
+
+    private void store(FlowRuleOperations ops) {
         for (Set<FlowRuleOperation> stage : ops.stages()) {
             for (FlowRuleOperation op : stage) {
                 if (op.type() == FlowRuleOperation.Type.REMOVE) {
@@ -39,7 +77,6 @@ final class RecordingFlowRules extends FlowRuleServiceAdapter {
                 }
             }
         }
-        ops.callback().onSuccess(ops);
     }
 
     @Override
