@@ -138,8 +138,9 @@ def main(argv=None):
     ap.add_argument("--keep", type=float, default=None, metavar="SECONDS",
                     help="keep the fabric up this long after the checks (default: until Enter or Ctrl-C "
                          "on a terminal, else not at all)")
-    # 20, not fabric's 100: on 2 shared cores the p4switch fabric does not carry 100 Mbit/s of TCP
-    ap.add_argument("--bw", type=float, default=20, help="link rate in Mbit/s (default 20)")
+    # 8, not fabric's 100: on 2 shared cores under load the p4switch fabric does not carry 20 Mbit/s
+    # of TCP without the largest flow falling far short (docs/controller.md, the demo)
+    ap.add_argument("--bw", type=float, default=8, help="link rate in Mbit/s (default 8)")
     ap.add_argument("--reweight", type=parse_reweight, default=None, metavar="TENANT=WEIGHT@SECONDS",
                     help="change a competing tenant's weight over REST that many seconds into the table")
     args = ap.parse_args(argv)

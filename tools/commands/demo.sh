@@ -8,7 +8,7 @@ usage() {
     echo "  shown. Then a host shim on every host, three tenants (amber, green, violet; weights 1:2:3) whose VMs"
     echo "  share one server's cable, greedy iperf3 between them and every second a per-tenant table (weight,"
     echo "  guarantee, allocated, achieved, error). On a terminal it stays up until Enter or Ctrl-C (--keep: that"
-    echo "  many seconds instead). --bw: link rate (default 20 Mbit/s); --reweight amber=4@20: a REST weight change"
+    echo "  many seconds instead). --bw: link rate (default 8 Mbit/s); --reweight amber=4@20: a REST weight change"
     echo "  20 s into the table."
 }
 demo_args=()

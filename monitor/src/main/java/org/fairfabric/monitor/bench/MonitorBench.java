@@ -172,6 +172,7 @@ public final class MonitorBench {
             m2.join();
             pass.join();
             long heap = (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20;
+            System.out.println("    stream threads: " + threadTimes(streams));
             long rss = rssMb();
             streams.close(Duration.ofSeconds(30));
             streams.cleanUp();
@@ -233,6 +234,31 @@ public final class MonitorBench {
                 }
             }
         }
+    }
+
+    /**
+     * Where each stream thread's time went during the run (Kafka Streams' thread metrics): the share
+     * of its time in poll, process, commit and punctuate, the commit rate and mean commit latency.
+     */
+    static String threadTimes(KafkaStreams streams) {
+        Map<String, Map<String, Object>> byThread = new java.util.TreeMap<>();
+        streams.metrics().forEach((name, metric) -> {
+            if (name.group().equals("stream-thread-metrics") && Set.of("poll-ratio", "process-ratio", "commit-ratio",
+                    "punctuate-ratio", "commit-rate", "commit-latency-avg", "process-rate").contains(name.name())) {
+                String thread = name.tags().getOrDefault("thread-id", "?");
+                byThread.computeIfAbsent(thread.substring(thread.lastIndexOf('-') + 1), t -> new java.util.TreeMap<>())
+                        .put(name.name(), metric.metricValue());
+            }
+        });
+        StringBuilder b = new StringBuilder();
+        byThread.forEach((t, m) -> b.append(String.format("[%s poll %.2f process %.2f commit %.2f punctuate %.2f; %.1f commits/s of %.1f ms, %.0f records/s] ",
+                t, num(m.get("poll-ratio")), num(m.get("process-ratio")), num(m.get("commit-ratio")), num(m.get("punctuate-ratio")),
+                num(m.get("commit-rate")), num(m.get("commit-latency-avg")), num(m.get("process-rate")))));
+        return b.toString().trim();
+    }
+
+    private static double num(Object o) {
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     static Properties consumerProps(String bootstrap, String isolation) {

@@ -72,18 +72,23 @@ public final class MonitorView {
     }
 
     /**
-     * The declared sessions that send nothing, by id (work conservation, docs/guarantees.md): the
-     * view holds their pair of addresses as inactive, or, while the view is live (a record in the
-     * last {@link #LIVE_MS}), holds no active record of it (never seen, or removed after the
-     * liveness timeout). Without a live view nothing is called idle (no monitor: every declared
-     * session keeps its guarantee, as before).
+     * The declared sessions that send nothing, by id (work conservation, docs/guarantees.md). A
+     * record that names the session (its sender's shim report, {@code session} = the id) decides
+     * by its state; else the record of its pair of addresses does (inactive: idle); else, while the
+     * view is live (a record in the last {@link #LIVE_MS}), having no record makes it idle (never
+     * seen, or removed after the liveness timeout). Without a live view nothing is called idle from
+     * absence (no monitor: every declared session keeps its guarantee, as before).
      */
     public synchronized java.util.Set<String> idleSessions(List<HostDto> hosts, List<SessionDto> declared) {
         Map<String, HostDto> byId = new TreeMap<>();
         hosts.forEach(h -> byId.put(h.id, h));
         java.util.Set<String> activePairs = new java.util.HashSet<>();
         java.util.Set<String> inactivePairs = new java.util.HashSet<>();
+        Map<String, Boolean> byReport = new TreeMap<>();
         for (JsonNode s : sessions.values()) {
+            if (s.path("session").isTextual()) {
+                byReport.merge(s.path("session").asText(), active(s), Boolean::logicalOr);
+            }
             String pair = s.path("src").asText() + ">" + s.path("dst").asText();
             (active(s) ? activePairs : inactivePairs).add(pair);
         }
@@ -93,6 +98,13 @@ public final class MonitorView {
             HostDto src = byId.get(d.srcHost);
             HostDto dst = byId.get(d.dstHost);
             if (src == null || dst == null || d.id.startsWith(DETECTED_PREFIX)) {
+                continue;
+            }
+            Boolean reported = byReport.get(d.id);
+            if (reported != null) {
+                if (!reported) {
+                    out.add(d.id);
+                }
                 continue;
             }
             String pair = src.ip + ">" + dst.ip;

@@ -35,9 +35,12 @@ import org.fairfabric.monitor.Monitor;
 import org.fairfabric.monitor.MonitorOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -48,10 +51,12 @@ import org.junit.jupiter.api.io.TempDir;
  * link on its paths has n_e = 1 and a load Λ_e, from the shim's bytes and from the switch counters,
  * within 2 % of the rate iperf3 carried over the same window; the controller allocated the
  * detected session with no REST call; after the traffic the session goes inactive within the
- * liveness timeout.
+ * liveness timeout. Then iperf3 TCP over the same pair: the data direction is a session again,
+ * the reverse direction (the receiver's acknowledgements) never is (docs/monitor.md, "Sessions").
  */
 @Tag("mininet")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MonitorFabricTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final double LINK_MBIT = 10;
@@ -68,6 +73,7 @@ class MonitorFabricTest {
     private static final long GRACE_MS = 10_000;
     private static final long PERIOD_MS = 1000;
     private static final long LIVENESS_MS = 30_000;
+    private static final int TCP_SECONDS = 15;
     private static final String SRC = "cmh1";
     private static final String DST = "cmh16";
 
@@ -171,6 +177,7 @@ class MonitorFabricTest {
     }
 
     @Test
+    @Order(1)
     void aSessionDetectedFromTrafficIsInTheViewWithItsLoadOnEveryLinkAndIsAllocatedWithoutRest() throws Exception {
         String src = fabric.host(SRC).path("ip").asText();
         String dst = fabric.host(DST).path("ip").asText();
@@ -387,6 +394,104 @@ class MonitorFabricTest {
             assertTrue(ended.path("since_ms").asLong() <= trafficEnd + LIVENESS_MS, "inactive from " + ended.path("since_ms")
                     + ", traffic until " + trafficEnd + ": not within the liveness timeout " + LIVENESS_MS + " ms: " + ended);
         }
+    }
+
+    /**
+     * iperf3 TCP from cmh1 to cmh16 (after the UDP test, whose session is inactive by then): the data
+     * direction becomes active again; cmh16's acknowledgements (≤ 80 IP bytes each), which both shims
+     * see and report (the receiver's path bytes at cmh1, the sender's unpinned report at cmh16), never
+     * make cmh16>cmh1 an active session while the data flows. The tap reads every record of the
+     * reverse pair on ff.mon.sessions.v1 from before the flow to after the data direction went inactive.
+     */
+    @Test
+    @Order(2)
+    void theAcknowledgementsOfATcpFlowAreNoSession() throws Exception {
+        String src = fabric.host(SRC).path("ip").asText();
+        String dst = fabric.host(DST).path("ip").asText();
+        String pair = src + ">" + dst;
+        String reverse = dst + ">" + src;
+        List<JsonNode> reverseRecords = java.util.Collections.synchronizedList(new ArrayList<>());
+        AutoCloseable tap = tapSessions(reverse, reverseRecords);
+        long before = System.currentTimeMillis();
+        JsonNode result = fabric.call("iperf3", "src", SRC, "dst", DST, "seconds", TCP_SECONDS, "bitrate", "4M");
+        // the driver starts the server, waits 0.5 s, then the client for TCP_SECONDS: the data ends
+        // then or (on a loaded machine, a later client start) after it
+        long trafficStart = before + 500;
+        long trafficEnd = trafficStart + TCP_SECONDS * 1000L;
+        double sentBps = result.path("received_bps").asDouble();
+        assertTrue(sentBps > 1e6, "iperf3 TCP carried data: " + sentBps + " bit/s; " + result);
+        long start = trafficStart;
+        JsonNode data = await(60, "the TCP data direction " + pair + " active again", () -> {
+            for (JsonNode s : ctl.get("/monitor/sessions")) {
+                if (s.path("src").asText().equals(src) && s.path("dst").asText().equals(dst)
+                        && s.path("state").asText().equals("active") && s.path("since_ms").asLong() >= start - PERIOD_MS) {
+                    return s;
+                }
+            }
+            return null;
+        });
+        // the view has processed the whole flow once the data direction went inactive after it
+        long end = trafficEnd;
+        JsonNode ended = await(LIVENESS_MS / 1000 + 60, "the TCP data direction " + pair + " inactive after the flow", () -> {
+            for (JsonNode s : ctl.get("/monitor/sessions")) {
+                if (s.path("src").asText().equals(src) && s.path("dst").asText().equals(dst)) {
+                    return s.path("state").asText().equals("inactive") && s.path("since_ms").asLong() >= end ? s : null;
+                }
+            }
+            return JSON.createObjectNode();
+        });
+        tap.close();
+        List<JsonNode> activeReverse = new ArrayList<>();
+        synchronized (reverseRecords) {
+            for (JsonNode r : reverseRecords) {
+                // iperf3 ends with both ends exchanging their JSON results over the control connection:
+                // that last second carries data from cmh16, which may make a session by the rule
+                if (r.path("state").asText().equals("active") && r.path("since_ms").asLong() < trafficEnd - PERIOD_MS) {
+                    activeReverse.add(r);
+                }
+            }
+        }
+        System.out.println("[MonitorFabricTest] TCP " + String.format("%.0f", sentBps) + " bit/s from " + trafficStart + " to "
+                + trafficEnd + ": data direction active " + data + ", inactive " + ended + "; records of the reverse pair "
+                + reverse + ": " + reverseRecords);
+        assertTrue(activeReverse.isEmpty(), "the acknowledgements " + reverse + " of the TCP flow " + pair
+                + " became an active session: " + activeReverse);
+    }
+
+    /** Every record of {@code pair} on ff.mon.sessions.v1 (read_committed) from now until closed. */
+    private static AutoCloseable tapSessions(String pair, List<JsonNode> records) {
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, MininetRequirements.kafka());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
+        List<TopicPartition> parts = new ArrayList<>();
+        c.partitionsFor(MonitorTopicNames.SESSIONS).forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
+        c.assign(parts);
+        c.seekToEnd(parts);
+        parts.forEach(c::position);
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread t = new Thread(() -> {
+            try (c) {
+                while (running.get()) {
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
+                        if (pair.equals(r.key()) && r.value() != null) {
+                            records.add(JSON.readTree(r.value()));
+                        }
+                    }
+                }
+            } catch (org.apache.kafka.common.errors.WakeupException e) {
+                // closed
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "monitor-fabric-session-tap");
+        t.setDaemon(true);
+        t.start();
+        return () -> {
+            running.set(false);
+            c.wakeup();
+            t.join(10_000);
+        };
     }
 
     /** The shims' and the controller's logs outlive the temporary directory: target/mininet-logs/MonitorFabricTest. */

@@ -181,6 +181,16 @@ class ControllerMonitorPartsTest {
         view.apply("sessions", b.ip + ">" + a.ip, session(b, a, "active"));
         view.apply("sessions", a.ip + ">" + b.ip, null);
         assertEquals(Set.of("ab", "ac"), view.idleSessions(hosts, declared), "removed after its liveness timeout: idle");
+
+        // the sender's shim report names the session (its source is the server's address, not the VM's): it decides
+        ObjectNode report = (ObjectNode) session(c, b, "inactive");
+        report.put("session", "ba");
+        view.apply("sessions", c.ip + ">" + b.ip, report);
+        assertEquals(Set.of("ab", "ac", "ba"), view.idleSessions(hosts, declared), "the pair's traffic record is stale, the report is not");
+        report = (ObjectNode) session(c, b, "active");
+        report.put("session", "ab");
+        view.apply("sessions", c.ip + ">" + a.ip, report);
+        assertEquals(Set.of("ac", "ba"), view.idleSessions(hosts, declared), "reported active: not idle");
     }
 
     private static JsonNode session(HostDto src, HostDto dst, String state) {

@@ -222,8 +222,10 @@ class DeviceAgentTest {
         sw.preload(same, List.of(entry(1, 1, 1), entry(1, 2, 9), entry(2, 3, 3)));
         startAgent(election(200));
         agent.setPipeline(P4INFO, CONFIG);
-        agent.write(List.of(insert(entry(1, 1, 1)), insert(entry(1, 2, 2)), insert(entry(2, 4, 4))));
+        CompletableFuture<WriteResult> written = agent.write(List.of(insert(entry(1, 1, 1)), insert(entry(1, 2, 2)), insert(entry(2, 4, 4))));
         await("ready", agent::ready);
+        // deferred (then part of the reconciliation) or, if the session came up first, written after it
+        assertTrue(written.get(10, TimeUnit.SECONDS).allOk());
         assertEquals(0, sw.pipelinePushes, "the same pipeline is not pushed again (that would wipe the switch)");
         Set<ByteString> expect = keys(List.of(entry(1, 1, 1), entry(1, 2, 2), entry(2, 4, 4)));
         assertEquals(expect, keys(sw.entities()));

@@ -16,8 +16,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.dto.EventTypes;
+import org.fairfabric.api.service.EventSink;
 import org.fairfabric.controller.alloc.KafkaRatesSink;
 import org.fairfabric.controller.alloc.RatesSink;
+import org.fairfabric.controller.kafka.ControllerTopics;
+import org.fairfabric.controller.kafka.KafkaEventPublisher;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
 import org.fairfabric.controller.routing.RoutingMode;
 import org.fairfabric.core.model.Topology;
@@ -76,7 +79,8 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * <p>With the {@value #KAFKA_BOOTSTRAP} property set (Kafka's {@code host:port[,host:port...]}), the
  * leader also publishes to Kafka as in embedded mode: rates tables on
  * {@code ff.ctl.rates.v1} and dead-path tables on {@code ff.ctl.deadpaths.v1} (docs/kafka.md),
- * through the embedded controller's {@link KafkaRatesSink}. Empty (the default): nothing is
+ * through the embedded controller's {@link KafkaRatesSink}, and the events of this node's event
+ * log on the controller topics ({@code ff.ctl.tenants.v1}, ... through {@link KafkaEventPublisher}). Empty (the default): nothing is
  * published. Set it with
  * {@code cfg set org.fairfabric.onos.platform.FabricPlatformComponent kafkaBootstrap host:9092}.
  */
@@ -146,6 +150,15 @@ public class FabricPlatformComponent implements FabricPlatform {
     private volatile String kafkaBootstrap;
     /** Opens the leader's Kafka sinks (tests record instead). */
     SinkOpener sinks = KafkaRatesSink::new;
+    /** Opens the leader's publisher of the controller events on ff.ctl.* (tests record instead). */
+    EventsOpener eventPublishers = bootstrap -> new KafkaEventPublisher(bootstrap, ControllerTopics.DEFAULT_PREFIX);
+    /** The leader's event publisher while it runs its components with Kafka; null otherwise. */
+    private volatile EventSink eventsOut;
+
+    /** A publisher of the controller's events to the brokers {@code bootstrap} (closed with the components). */
+    interface EventsOpener {
+        EventSink open(String bootstrap);
+    }
 
     /** A sink of tables keyed by host on {@code topic} of the brokers {@code bootstrap}. */
     interface SinkOpener {
@@ -345,6 +358,14 @@ public class FabricPlatformComponent implements FabricPlatform {
     }
 
     private void fabricEvent(EventDto e) {
+        EventSink out = eventsOut;
+        if (out != null) {
+            try {
+                out.publish(e);
+            } catch (RuntimeException ex) {
+                LOG.warn("event {} ({}) not published: {}", e.seq, e.type, ex.toString());
+            }
+        }
         ExecutorService w = worker;
         if (active && w != null && !w.isShutdown()) {
             try {
@@ -411,6 +432,13 @@ public class FabricPlatformComponent implements FabricPlatform {
                 SinkOpener opener = sinks;
                 runner = new ComponentsRunner(p4, topology, devices(), packets, fairfabric.fabric(), fairfabric.network(),
                         topology::configuration, RoutingMode.PINNED, kafka == null ? null : (topic, clientId, what) -> opener.open(kafka, topic, clientId, what));
+                if (kafka != null) {
+                    try {
+                        eventsOut = eventPublishers.open(kafka);
+                    } catch (RuntimeException e) {
+                        LOG.error("events are not published to Kafka at {}: {}", kafka, e.toString());
+                    }
+                }
                 LOG.info("{} runs the components{}", localNode, kafka == null ? "" : ", publishing to Kafka at " + kafka);
             } catch (RuntimeException e) {
                 LOG.error("the components did not start (slice programs still run): {}", e.toString());
@@ -439,6 +467,15 @@ public class FabricPlatformComponent implements FabricPlatform {
     }
 
     private void stopComponents() {
+        EventSink out = eventsOut;
+        eventsOut = null;
+        if (out instanceof AutoCloseable) {
+            try {
+                ((AutoCloseable) out).close();
+            } catch (Exception e) {
+                LOG.warn("closing the event publisher: {}", e.toString());
+            }
+        }
         if (runner != null) {
             runner.close();
             runner = null;

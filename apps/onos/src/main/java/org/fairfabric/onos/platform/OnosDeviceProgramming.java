@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.fairfabric.core.platform.DeviceProgramming;
 import org.onosproject.core.ApplicationId;
 import org.onosproject.core.CoreService;
@@ -42,7 +43,8 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * earlier one of the same slice on the same switch was still in flight would miss that earlier
  * one's rules and leave them standing for good (a burst of topology events when a node becomes
  * leader does exactly that). So the replacements of one slice on one switch run one after the
- * other: each reads ONOS's stores only when the previous one has completed (or failed).
+ * other: each reads ONOS's stores only when the previous one has completed (or failed, or has not
+ * completed within {@link #previousWaitMs}).
  */
 public final class OnosDeviceProgramming implements DeviceProgramming<Entity, SliceWrite> {
     public static final String SLICE_APP_PREFIX = "org.fairfabric.slice.";
@@ -54,6 +56,11 @@ public final class OnosDeviceProgramming implements DeviceProgramming<Entity, Sl
     private final GroupService groups;
     private final EntityTranslator translator;
     private final Map<String, ApplicationId> sliceApps = new ConcurrentHashMap<>();
+    /**
+     * How long a replacement waits for the previous one of its slice on its switch: a batch ONOS
+     * never completes (a switch gone mid-write) must not hold the slice there for good.
+     */
+    long previousWaitMs = 10_000;
     /** The last replacement of each slice on each switch ("slice@device"), until it completes; guarded by this. */
     private final Map<String, CompletableFuture<SliceWrite>> inFlight = new HashMap<>();
 
@@ -87,7 +94,8 @@ public final class OnosDeviceProgramming implements DeviceProgramming<Entity, Sl
         CompletableFuture<SliceWrite> previous = inFlight.get(key);
         CompletableFuture<SliceWrite> next = previous == null
                 ? replace(slice, deviceId, device, app, want)
-                : previous.handle((w, err) -> null).thenCompose(v -> replace(slice, deviceId, device, app, want));
+                : previous.handle((w, err) -> (Void) null).completeOnTimeout(null, previousWaitMs, TimeUnit.MILLISECONDS)
+                        .thenCompose(v -> replace(slice, deviceId, device, app, want));
         if (!next.isDone()) {
             inFlight.put(key, next);
             next.whenComplete((w, err) -> forget(key, next));

@@ -109,6 +109,17 @@ class BundleResolvesIT {
             }
         }
         assertTrue(started, "the leader runs the components (forwarding, routing groups, failure, probing) in the bundle");
+        java.lang.reflect.Method runnerOf = platform.getClass().getDeclaredMethod("runner");
+        runnerOf.setAccessible(true);
+        Object runner = runnerOf.invoke(platform);
+        for (String part : new String[] {"allocation", "guarantees"}) {
+            java.lang.reflect.Method m = runner.getClass().getDeclaredMethod(part);
+            m.setAccessible(true);
+            assertNotNull(m.invoke(runner), "the leader runs the " + part + " component inside the bundle");
+        }
+        // the relay of packet-ins and the event publisher load from the bundle with what it imports
+        ours.loadClass("org.fairfabric.onos.platform.RelayedPacketIn").getDeclaredMethods();
+        ours.loadClass("org.fairfabric.controller.kafka.KafkaEventPublisher").getDeclaredMethods();
     }
 
     /**
@@ -230,7 +241,7 @@ class BundleResolvesIT {
         headers.put("Import-Package", "org.osgi.framework,org.onosproject.core,org.onosproject.net,org.onosproject.net.config,org.onosproject.net.device,org.onosproject.net.link,"
                 + "org.onosproject.net.pi,org.onosproject.net.pi.service,org.onosproject.store.service,org.onosproject.ui,"
                 + "org.onosproject.net.host,org.onosproject.net.flow,org.onosproject.net.group,org.onosproject.net.packet,"
-                + "org.onosproject.cluster,org.onlab.packet");
+                + "org.onosproject.cluster,org.onosproject.store.cluster.messaging,org.onlab.packet");
         return Jars.write(work.resolve("onos-stubs.jar"), headers, classes);
     }
 

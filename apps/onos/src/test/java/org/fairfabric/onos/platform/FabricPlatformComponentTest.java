@@ -154,6 +154,30 @@ class FabricPlatformComponentTest {
     /** The Kafka sinks the platform opened: bootstrap, topic, then the sink. */
     final List<RecordingSink> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** The event publishers the platform opened. */
+    final List<RecordingEvents> publishers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** An event publisher that records the event types it is given and whether it was closed. */
+    static final class RecordingEvents implements org.fairfabric.api.service.EventSink, AutoCloseable {
+        final String bootstrap;
+        final List<String> types = new java.util.concurrent.CopyOnWriteArrayList<>();
+        volatile boolean closed;
+
+        RecordingEvents(String bootstrap) {
+            this.bootstrap = bootstrap;
+        }
+
+        @Override
+        public void publish(org.fairfabric.api.dto.EventDto e) {
+            types.add(e.type + " " + e.subject);
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+    }
+
     /** A sink that records what it is sent and whether it was closed. */
     static final class RecordingSink implements org.fairfabric.controller.alloc.RatesSink, AutoCloseable {
         final String bootstrap;
@@ -222,6 +246,11 @@ class FabricPlatformComponentTest {
             RecordingSink sink = new RecordingSink(bootstrap, topic);
             opened.add(sink);
             return sink;
+        };
+        platform.eventPublishers = bootstrap -> {
+            RecordingEvents out = new RecordingEvents(bootstrap);
+            publishers.add(out);
+            return out;
         };
         platform.activate(properties);
         platform.bindSliceProgram(routes);
@@ -761,6 +790,44 @@ class FabricPlatformComponentTest {
         } catch (org.onlab.packet.DeserializationException e) {
             return null;
         }
+    }
+
+    /**
+     * With Kafka the leader publishes its event log on the controller topics as the embedded
+     * controller does (each event through KafkaEventPublisher's topic mapping); a follower opens no
+     * publisher; losing leadership closes it and later events are not published.
+     */
+    @Test
+    void withKafkaTheLeaderPublishesTheControllerEventsAndAFollowerDoesNot() throws Exception {
+        properties.put(FabricPlatformComponent.KAFKA_BOOTSTRAP, "kafka:9092");
+        start(OTHER);
+        awaitComponents();
+        fairfabric.fabric().createTenant(new TenantDto("t0", "before", 1.0, 0L));
+        awaitComponents();
+        assertEquals(List.of(), publishers, "a follower publishes nothing");
+
+        leaderships.elect(ME);
+        awaitComponents();
+        assertEquals(1, publishers.size());
+        RecordingEvents out = publishers.get(0);
+        assertEquals("kafka:9092", out.bootstrap);
+        fairfabric.fabric().createTenant(new TenantDto("t1", "tenant one", 1.0, 0L));
+        fairfabric.fabric().addHost(new HostDto("vm1", "t1", "10.0.1.1", "00:00:00:00:00:01", new LocationDto("device:leaf1", 2)));
+        awaitComponents();
+        assertTrue(out.types.contains("tenant.created t1"), out.types.toString());
+        assertTrue(out.types.contains("host.added vm1"), out.types.toString());
+        for (String t : out.types) { // every event the leader publishes has its controller topic
+            org.fairfabric.controller.kafka.ControllerTopics.forType(t.split(" ")[0]);
+        }
+
+        leaderships.elect(OTHER);
+        awaitComponents();
+        assertTrue(out.closed, "closed with the components");
+        int before = out.types.size();
+        fairfabric.fabric().createTenant(new TenantDto("t2", "after", 1.0, 0L));
+        awaitComponents();
+        assertEquals(before, out.types.size());
+        assertEquals(1, publishers.size());
     }
 
     /** Two servers with host shims (ONOS hosts with {@code "fairfabric": {"shim": true}}), one on each leaf. */

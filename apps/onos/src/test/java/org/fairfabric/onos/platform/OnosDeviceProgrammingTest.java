@@ -240,6 +240,23 @@ class OnosDeviceProgrammingTest {
         }
     }
 
+    /** A batch ONOS never completes holds the next replacement of its slice only for a while. */
+    @Test
+    void aBatchOnosNeverCompletesHoldsTheNextReplacementOnlyUntilTheWaitIsOver() throws Exception {
+        programming.previousWaitMs = 200;
+        flows.deferred = true;
+        programming.setSlice("forwarding", LEAF1, List.of(route(1, 1)));
+        var next = programming.setSlice("forwarding", LEAF1, List.of(route(2, 2))).toCompletableFuture();
+        assertEquals(1, flows.batches.size(), "the second waits");
+        for (int i = 0; i < 250 && flows.batches.size() < 2; i++) {
+            Thread.sleep(20);
+        }
+        assertEquals(2, flows.batches.size(), "the second went ahead without the first's completion");
+        flows.deferred = false;
+        flows.applyHeld();
+        assertEquals(1, next.get(10, java.util.concurrent.TimeUnit.SECONDS).rulesAdded);
+    }
+
     /** The route to 10.0.{@code subnet}.0/24 out of {@code port}. */
     Entity route(int subnet, int port) {
         return p4.entry(ROUTING_DOWN, List.of(p4.lpm(ROUTING_DOWN, "hdr.ipv4.dst_addr", ipv4(10, 0, subnet, 0), 24)), 0,
