@@ -17,7 +17,7 @@ from fairfabric_mn import l3router, shim
 
 WORKERS = 8
 LINK_MBPS = 10
-ONE_WAY_MS = 10
+ONE_WAY_MS = 20
 BASE_RTT_S = 2 * ONE_WAY_MS / 1000.0
 BDP_BYTES = LINK_MBPS * 1e6 / 8 * BASE_RTT_S
 # each worker's share, a little under 1/8 of the link: the shims' rates must not add up to more
