@@ -60,7 +60,9 @@ export function switchDetails(s, snap, monitorPorts) {
     : `<p class="hint">none (AQs are placed for the hosts of tenants with a guarantee)</p>`);
   out.push("<h4>Counters</h4>");
   const ports = monitorPorts && monitorPorts.get(s.id);
-  out.push(ports ? table(["port", "rx", "tx", "drops", "queue"], ports.map((p) => [p.port, p.rx_bytes ?? "", p.tx_bytes ?? "", p.drops ?? "", p.qdepth ?? ""]))
+  out.push(ports ? table(["port", "received", "sent", "drops", "queue (packets)"], ports.map((p) => [p.port,
+    p.rxBps == null ? "—" : bps(p.rxBps), p.txBps == null ? "—" : bps(p.txBps), p.drops ?? "—", p.qdepth ?? "—"]), "counters")
+    + `<p class="hint">The monitor's last period of the links that leave each port (sent, drops, queue) and enter it (received).</p>`
     : `<p class="hint">no port counters: they come from the central monitor, which has no records</p>`);
   return out.join("");
 }

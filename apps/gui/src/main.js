@@ -4,7 +4,7 @@ import { hostDetails, linkDetails, sessionDetails, switchDetails } from "./detai
 import { EventLogView } from "./eventlog.js";
 import { bps } from "./format.js";
 import { TopologyGraph } from "./graph.js";
-import { buildModel, monitorLinks, monitorTenants } from "./model.js";
+import { buildModel, monitorLinks, monitorPorts, monitorTenants } from "./model.js";
 import { LiveStream } from "./stream.js";
 import { TenantsPanel } from "./tenants.js";
 
@@ -45,7 +45,8 @@ async function pollMonitor() {
     monitorPaths.links ? get("/monitor/links") : null, monitorPaths.tenants ? get("/monitor/tenants") : null]);
   const lm = monitorLinks(links);
   const tm = monitorTenants(tens);
-  state.monitor = { links: lm.size ? lm : null, tenants: tm.size ? tm : null, ports: null };
+  const pm = monitorPorts(links);
+  state.monitor = { links: lm.size ? lm : null, tenants: tm.size ? tm : null, ports: pm.size ? pm : null };
 }
 setInterval(pollMonitor, 1000);
 

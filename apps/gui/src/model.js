@@ -186,6 +186,33 @@ export function monitorLinks(json) {
   return out;
 }
 
+/**
+ * A switch's port counters as the monitor's link records give them, by device id: per port the
+ * load it sends (the record of the link leaving it) and receives (the link entering it), the drops
+ * and queue depth of its egress (the leaving link's), sorted by port.
+ */
+export function monitorPorts(json) {
+  const out = new Map();
+  const port = (end) => {
+    const m = /^(device:[^/]+)\/(\d+)$/.exec(end || "");
+    if (!m) return null;
+    if (!out.has(m[1])) out.set(m[1], new Map());
+    const ports = out.get(m[1]);
+    const n = Number(m[2]);
+    if (!ports.has(n)) ports.set(n, { port: n, rxBps: null, txBps: null, drops: null, qdepth: null });
+    return ports.get(n);
+  };
+  for (const l of Array.isArray(json) ? json : (json && json.links) || []) {
+    const [from, to] = (l.link || "").split("->");
+    const load = l.load_bps_switch ?? l.load_bps_shim ?? null;
+    const tx = port(from);
+    if (tx) Object.assign(tx, { txBps: load, drops: l.drops ?? null, qdepth: l.qdepth ?? null });
+    const rx = port(to);
+    if (rx) rx.rxBps = load;
+  }
+  return new Map([...out].map(([d, ports]) => [d, [...ports.values()].sort((a, b) => a.port - b.port)]));
+}
+
 /** The monitor's tenant records (ff.mon.tenants.v1) by tenant id: {achieved, violated}. */
 export function monitorTenants(json) {
   const out = new Map();

@@ -248,6 +248,12 @@ test("under load: utilisation on the links (within 5 % of iperf3's rate), achiev
   const aqRows = await page.$$eval("#details-body table.aqs tr", (rs) => rs.map((r) => r.textContent));
   assert.ok(aqRows.some((r) => r.includes("fgh1") && r.includes("outbound") && r.includes(String(aq.aqId))),
     `fgh1's AQ ${aq.aqId} in ${aq.device}'s details: ${JSON.stringify(aqRows)}`);
+  // its port counters, from the monitor's link records: the uplinks carrying blue's flow send
+  const { v: counters } = await within(5000, `${aq.device}'s port counters`, async () => {
+    const rows = await page.$$eval("#details-body table.counters tbody tr", (rs) => rs.map((r) => [...r.cells].map((c) => c.textContent)));
+    return rows.some((r) => r[2].endsWith("Mbit/s")) ? rows : null;
+  });
+  console.log(`${aq.device}'s counters: ${JSON.stringify(counters)}`);
   await page.screenshot({ path: join(SHOTS, "gui-switch-aqs.png") });
   const result = await command({ cmd: "iperf-result", port: 5301 });
   await command({ cmd: "iperf-result", port: 5302 });

@@ -1,7 +1,7 @@
 // The graph model without a browser: tiers, host merging, link pairing, failure and utilisation.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildModel, groupLevels, layout, monitorLinks, monitorTenants, sessionsOnLink } from "../../src/model.js";
+import { buildModel, groupLevels, layout, monitorLinks, monitorPorts, monitorTenants, sessionsOnLink } from "../../src/model.js";
 import { BAND_COLOURS, utilBand } from "../../src/format.js";
 
 const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
@@ -98,4 +98,18 @@ test("the monitor's records (docs/kafka.md examples) map onto /topology's ids", 
   assert.equal(m.links.find((l) => l.kind === "fabric").util, 0.2688);
   const tenants = monitorTenants([{ schema: 1, tenant: "t1", achieved_bps: 26806400.0, allocated_bps: 40000000, violated: false }]);
   assert.deepEqual(tenants.get("t1"), { achieved: 26806400, violated: false });
+});
+
+test("a switch's port counters come from the monitor's records of the links leaving and entering it", () => {
+  const ports = monitorPorts([
+    { link: "device:leaf1/3->device:spine1/1", load_bps_switch: 27200000.0, load_bps_shim: 27160000.0, drops: 2, qdepth: 4 },
+    { link: "device:spine1/1->device:leaf1/3", load_bps_switch: null, load_bps_shim: 1000.0, drops: 0, qdepth: 0 },
+    { link: "device:leaf1/1->h1", load_bps_switch: 5e6, drops: 0, qdepth: 1 },
+  ]);
+  assert.deepEqual(ports.get("device:leaf1"), [
+    { port: 1, rxBps: null, txBps: 5e6, drops: 0, qdepth: 1 },
+    { port: 3, rxBps: 1000.0, txBps: 27200000.0, drops: 2, qdepth: 4 },
+  ]);
+  assert.deepEqual(ports.get("device:spine1"), [{ port: 1, rxBps: 27200000.0, txBps: 1000.0, drops: 0, qdepth: 0 }]);
+  assert.equal(ports.has("h1"), false);
 });
