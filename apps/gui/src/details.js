@@ -16,7 +16,10 @@ function sessionLink(id) {
 export function linkDetails(l, snap, monitorOn) {
   if (l.kind === "host") {
     return `<h3>Host link</h3><p>${esc(shortId(l.a))} port ${l.ends[0].port} — ${esc(l.b.slice(5))}</p>`
-      + `<p class="hint">Host links carry no capacity in the network configuration.</p>`;
+      + (l.dirs.length
+        ? table(["direction", "capacity", "load", "drops"], l.dirs.map((d) => [esc(d.label), bps(d.capacityBps),
+          bps(d.load) + " (" + percent(d.load / d.capacityBps) + ")", d.drops == null ? "—" : String(d.drops)]))
+        : `<p class="hint">no load data: host links' loads come from the central monitor (GET /api/v1/monitor/links)</p>`);
   }
   const rows = l.dirs.map((d) => {
     const on = sessionsOnLink(snap.allocations, d.src.device, d.dst.device);

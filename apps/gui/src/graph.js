@@ -17,7 +17,7 @@ const STYLE = [
   { selector: "edge", style: { width: 3, "line-color": "data(colour)", "curve-style": "straight",
       "source-label": "data(srcPort)", "target-label": "data(dstPort)", "source-text-offset": 14, "target-text-offset": 14,
       "font-size": 8, color: "#616161", "text-background-color": "#fff", "text-background-opacity": 0.8 } },
-  { selector: "edge.host", style: { width: 1.5, "line-color": "#b0bec5", "source-label": "", "target-label": "" } },
+  { selector: "edge.host", style: { width: 1.5, "line-color": "data(colour)", "source-label": "", "target-label": "" } },
   { selector: "edge.failed", style: { "line-color": BAND_COLOURS.failed, "line-style": "dashed", width: 4, color: "#b71c1c",
       "font-weight": "bold", label: "✕ failed", "font-size": 10, "text-background-opacity": 1 } },
   { selector: "edge.path", style: { width: 7, "line-color": "#1565c0", label: "data(pathLabel)", "font-size": 10, color: "#0d47a1",
@@ -83,7 +83,10 @@ export class TopologyGraph {
   }
 
   linkText(l) {
-    if (l.kind === "host") return "host link " + shortId(l.a) + " port " + l.ends[0].port + " to " + l.b.slice(5);
+    if (l.kind === "host") {
+      return "host link " + shortId(l.a) + " port " + l.ends[0].port + " to " + l.b.slice(5)
+        + l.dirs.map((d) => "; " + d.label + ": " + bps(d.load) + " of " + bps(d.capacityBps) + " (" + percent(d.load / d.capacityBps) + ")").join("");
+    }
     const dirs = l.dirs.map((d) => shortId(d.src.device) + "/" + d.src.port + " → " + shortId(d.dst.device) + "/" + d.dst.port + ": "
       + (!d.up ? "FAILED" : l.util == null ? "no load data" : bps(d.load) + " of " + bps(d.capacityBps) + " (" + percent(d.load / d.capacityBps) + ")"));
     return dirs.join("; ");

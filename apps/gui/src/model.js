@@ -96,9 +96,23 @@ export function buildModel(snapshot, netcfg, monitorLinks) {
     p.util = measured && p.capacityBps > 0 ? p.loadBps / p.capacityBps : null;
   }
   for (const h of hosts) {
+    const loc = locKey(h.device, h.port);
+    // the monitor names a host link by the host's model id (the configuration's name, or the
+    // tenant's host that claimed it): "h1/0->device:leaf1/1" and back
+    const names = [...new Set([h.label, ...h.tenantHosts.map((t) => t.id)])];
+    const dirs = [];
+    for (const [from, to] of names.flatMap((n) => [[n + "/0", loc], [loc, n + "/0"]])) {
+      const m = monitorLinks && monitorLinks.get(from + "-" + to);
+      if (m && m.loadBps != null) {
+        dirs.push({ id: from + "-" + to, label: [from, to].map((e) => e.replace("device:", "").replace(/\/0$/, "")).join(" → "),
+          up: true, capacityBps: m.capacityBps, load: m.loadBps, drops: m.drops ?? null });
+      }
+    }
+    const capacityBps = dirs.length ? Math.max(...dirs.map((d) => d.capacityBps || 0)) : null;
+    const loadBps = dirs.length ? Math.max(0, ...dirs.map((d) => d.load || 0)) : null;
     links.push({
-      id: locKey(h.device, h.port) + "-" + h.id, a: h.device, b: h.id, ends: [{ device: h.device, port: h.port }, { device: h.id, port: 0 }],
-      dirs: [], kind: "host", failed: false, capacityBps: null, loadBps: null, util: null,
+      id: loc + "-" + h.id, a: h.device, b: h.id, ends: [{ device: h.device, port: h.port }, { device: h.id, port: 0 }],
+      dirs, kind: "host", failed: false, capacityBps, loadBps, util: capacityBps > 0 ? loadBps / capacityBps : null,
     });
   }
   return { kind, switches, hosts, links };
@@ -181,7 +195,7 @@ export function monitorLinks(json) {
     const id = (l.link || l.id || "").replace("->", "-");
     if (!id) continue;
     out.set(id, { loadBps: l.load_bps_switch ?? l.load_bps_shim ?? l.loadBps ?? null, drops: l.drops ?? null,
-      activeSessions: l.active_sessions ?? null });
+      activeSessions: l.active_sessions ?? null, capacityBps: l.capacity_bps ?? null });
   }
   return out;
 }

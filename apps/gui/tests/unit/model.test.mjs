@@ -92,7 +92,7 @@ test("sessions on a directed link and routing-group levels by metric", () => {
 test("the monitor's records (docs/kafka.md examples) map onto /topology's ids", () => {
   const links = monitorLinks([{ schema: 1, link: "device:leaf1/3->device:spine1/1", capacity_bps: 100000000, active_sessions: 1,
     load_bps_shim: 26806400.0, load_bps_switch: 26880000.0, drops: 2 }, { link: "device:spine1/1->device:leaf1/3", load_bps_shim: 5e6, load_bps_switch: null }]);
-  assert.deepEqual(links.get("device:leaf1/3-device:spine1/1"), { loadBps: 26880000, drops: 2, activeSessions: 1 });
+  assert.deepEqual(links.get("device:leaf1/3-device:spine1/1"), { loadBps: 26880000, drops: 2, activeSessions: 1, capacityBps: 100000000 });
   assert.equal(links.get("device:spine1/1-device:leaf1/3").loadBps, 5e6, "the shims' load when no counter covered the link");
   const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg, links);
   assert.equal(m.links.find((l) => l.kind === "fabric").util, 0.2688);
@@ -112,4 +112,17 @@ test("a switch's port counters come from the monitor's records of the links leav
   ]);
   assert.deepEqual(ports.get("device:spine1"), [{ port: 1, rxBps: 27200000.0, txBps: 1000.0, drops: 0, qdepth: 0 }]);
   assert.equal(ports.has("h1"), false);
+});
+
+test("a host link's load and utilisation come from the monitor's records of it, named by the host", () => {
+  const links = monitorLinks([
+    { link: "h1/0->device:leaf1/1", capacity_bps: 10000000, load_bps_switch: 2e6, drops: 0 },
+    { link: "device:leaf1/1->h1/0", capacity_bps: 10000000, load_bps_switch: 5e6, drops: 1 },
+  ]);
+  const m = buildModel(snap([]), netcfg, links);
+  const h1 = m.links.find((l) => l.kind === "host" && l.b === "host:h1");
+  assert.equal(h1.util, 0.5);
+  assert.deepEqual(h1.dirs.map((d) => [d.label, d.load, d.drops]), [["h1 → leaf1/1", 2e6, 0], ["leaf1/1 → h1", 5e6, 1]]);
+  const h2 = m.links.find((l) => l.kind === "host" && l.b === "host:h2");
+  assert.equal(h2.util, null, "no record: no load data");
 });
