@@ -9,10 +9,10 @@ stays within 3 x BDP (vFab Eq. 4); the same workload without them is measured in
 printed beside it."""
 
 import json
-import subprocess
 import time
 import urllib.request
 
+import shimnet
 from fairfabric_mn import l3router, shim
 
 WORKERS = 8
@@ -41,13 +41,7 @@ def run(net, extra):
     shims = shim.ShimSet(net, topic_suffix=shim.unique_suffix(), period="500ms", mode="lossy", extra=extra)
     procs = []
     try:
-        for w in workers:
-            shims.publish(w.name, shim.table(w.name, 1, [("pa-" + w.name, agg.IP(), [(0, SHARE_BPS)])]))
-        for w in workers:
-            shims[w.name].wait_version(1)
-        procs = [w.popen([shim.binary("shimctl"), "pa-worker", "-listen", ":5301"], stderr=subprocess.STDOUT) for w in workers]
-        for p in procs:
-            assert "listening" in p.stdout.readline().decode()
+        procs = shimnet.start_pa_workers(shims, agg, workers, SHARE_BPS)
         time.sleep(0.6)
         _, _, drops0 = peak(sw, 1)
         out = agg.cmd("%s pa-aggregator -workers %s -sizes %d -budget 4s -min-reps 5"

@@ -3,7 +3,6 @@ lossy mode drops at host points, lossless mode drops nowhere; mean query
 completion time per response size for both modes is printed."""
 
 import json
-import subprocess
 import time
 
 import pytest
@@ -22,13 +21,7 @@ def run_mode(mode, extra=(), budget="300ms"):
     try:
         agg = net.get(shimnet.h(1))
         workers = [net.get(shimnet.h(i)) for i in range(2, 7)]
-        for w in workers:
-            shims.publish(w.name, shim.table(w.name, 1, [("pa-" + w.name, agg.IP(), [(0, WORKER_MBPS * 1e6)])]))
-        for w in workers:
-            shims[w.name].wait_version(1)
-        procs = [w.popen([shim.binary("shimctl"), "pa-worker", "-listen", ":5301"], stderr=subprocess.STDOUT) for w in workers]
-        for p in procs:
-            assert "listening" in p.stdout.readline().decode()
+        procs = shimnet.start_pa_workers(shims, agg, workers, WORKER_MBPS * 1e6)
         time.sleep(0.6)
         before = {h.name: shims[h.name].stats() for h in net.hosts}
         out = agg.cmd("%s pa-aggregator -workers %s -sizes %s -budget %s -min-reps 3"

@@ -460,12 +460,30 @@ class MonitorFabricTest {
 
     /** Every record of {@code pair} on ff.mon.sessions.v1 (read_committed) from now until closed. */
     private static AutoCloseable tapSessions(String pair, List<JsonNode> records) {
+        return follow(List.of(MonitorTopicNames.SESSIONS), "monitor-fabric-session-tap", r -> {
+            if (pair.equals(r.key()) && r.value() != null) {
+                try {
+                    records.add(JSON.readTree(r.value()));
+                } catch (java.io.IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+    }
+
+    /**
+     * Hands every record of {@code topics} (read_committed, from now on) to {@code onRecord} on a
+     * thread of its own until closed.
+     */
+    private static AutoCloseable follow(List<String> topics, String name, java.util.function.Consumer<ConsumerRecord<String, String>> onRecord) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, MininetRequirements.kafka());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
         List<TopicPartition> parts = new ArrayList<>();
-        c.partitionsFor(MonitorTopicNames.SESSIONS).forEach(i -> parts.add(new TopicPartition(i.topic(), i.partition())));
+        for (String t : topics) {
+            c.partitionsFor(t).forEach(i -> parts.add(new TopicPartition(t, i.partition())));
+        }
         c.assign(parts);
         c.seekToEnd(parts);
         parts.forEach(c::position);
@@ -473,20 +491,15 @@ class MonitorFabricTest {
         Thread t = new Thread(() -> {
             try (c) {
                 while (running.get()) {
-                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
-                        if (pair.equals(r.key()) && r.value() != null) {
-                            records.add(JSON.readTree(r.value()));
-                        }
-                    }
+                    c.poll(Duration.ofMillis(50)).forEach(onRecord);
                 }
             } catch (org.apache.kafka.common.errors.WakeupException e) {
                 // closed
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
             }
-        }, "monitor-fabric-session-tap");
+        }, name);
         t.setDaemon(true);
         t.start();
+        // wakeup, never an interrupt (an interrupted consumer logs an ERROR when it closes)
         return () -> {
             running.set(false);
             c.wakeup();
@@ -576,45 +589,17 @@ class MonitorFabricTest {
         String[] ends = pair.split(">");
         List<String> topics = List.of("ff.shim.pathbytes.v1", "ff.shim.sessions.v1", "ff.mon.internal.pairs.v1",
                 MonitorTopicNames.SESSIONS);
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, MininetRequirements.kafka());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
-        List<TopicPartition> parts = new ArrayList<>();
-        for (String t : topics) {
-            c.partitionsFor(t).forEach(i -> parts.add(new TopicPartition(t, i.partition())));
-        }
-        c.assign(parts);
-        c.seekToEnd(parts);
-        parts.forEach(c::position);
-        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
-        Thread t = new Thread(() -> {
-            try (c) {
-                while (running.get()) {
-                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(50))) {
-                        String v = r.value() == null ? "" : r.value();
-                        boolean match = switch (r.topic()) {
-                            case "ff.shim.pathbytes.v1", "ff.shim.sessions.v1" -> v.contains("\"" + ends[0] + "\"")
-                                    && v.contains("\"" + ends[1] + "\"") && !v.contains("\"inactive\"");
-                            default -> pair.equals(r.key()) && !v.contains("\"inactive\"");
-                        };
-                        if (match) {
-                            firstSeen.putIfAbsent(r.topic(), System.currentTimeMillis());
-                        }
-                    }
-                }
-            } catch (org.apache.kafka.common.errors.WakeupException e) {
-                // closed
+        return follow(topics, "monitor-fabric-tap", r -> {
+            String v = r.value() == null ? "" : r.value();
+            boolean match = switch (r.topic()) {
+                case "ff.shim.pathbytes.v1", "ff.shim.sessions.v1" -> v.contains("\"" + ends[0] + "\"")
+                        && v.contains("\"" + ends[1] + "\"") && !v.contains("\"inactive\"");
+                default -> pair.equals(r.key()) && !v.contains("\"inactive\"");
+            };
+            if (match) {
+                firstSeen.putIfAbsent(r.topic(), System.currentTimeMillis());
             }
-        }, "monitor-fabric-tap");
-        t.setDaemon(true);
-        t.start();
-        // wakeup, never an interrupt (an interrupted consumer logs an ERROR when it closes)
-        return () -> {
-            running.set(false);
-            c.wakeup();
-            t.join(10_000);
-        };
+        });
     }
 
     /**
