@@ -54,7 +54,6 @@ public final class RoutingGroupsComponent extends Component {
     private final AtomicBoolean inboxTaken = new AtomicBoolean();
     private final Set<ConnectPoint> failedPorts = new HashSet<>();
     private final RoutingMode mode;
-    private final PortMoveHoldDown holdDown;
     private Topology topo;
     private RoutingGroupService groups;
 
@@ -68,18 +67,8 @@ public final class RoutingGroupsComponent extends Component {
      */
     public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, ?> devices, NetworkView network,
                                   RoutingMode mode) {
-        this(plan, devices, network, mode, PortMoveHoldDown.DEFAULT_HOLD_MS);
-    }
-
-    /**
-     * @param holdMs after a port moved in one metric's levels, that port's events of that metric are
-     *               ignored this long ({@link PortMoveHoldDown}; 0: every event is acted on)
-     */
-    public RoutingGroupsComponent(FabricPlan plan, DeviceProgramming<Entity, ?> devices, NetworkView network,
-                                  RoutingMode mode, long holdMs) {
         super("routing-groups");
         this.mode = mode;
-        this.holdDown = new PortMoveHoldDown(holdMs);
         this.plan = plan;
         this.devices = devices;
         this.network = network;
@@ -113,7 +102,6 @@ public final class RoutingGroupsComponent extends Component {
         topo = t.topology();
         if (t.configurationReplaced() || groups == null) {
             failedPorts.clear();
-            holdDown.clear();
             Map<Metric, Integer> levels = new EnumMap<>(Metric.class);
             for (Metric m : Metric.values()) {
                 levels.put(m, GROUP_LEVELS);
@@ -151,12 +139,8 @@ public final class RoutingGroupsComponent extends Component {
             if (groups == null || !groups.devices().contains(r.event().deviceId())) {
                 continue;
             }
-            if (!holdDown.admits(r.event(), r.receivedNanos())) {
-                continue;
-            }
             try {
                 if (!groups.onMetricEvents(List.of(r.event())).isEmpty()) {
-                    holdDown.moved(r.event(), r.receivedNanos());
                     caused.add(r);
                     changed.add(r.event().deviceId());
                 }
@@ -221,11 +205,6 @@ public final class RoutingGroupsComponent extends Component {
         return stages;
     }
 
-    /** Metric events ignored so far because their port had moved within the hold time. */
-    public long heldEvents() {
-        return holdDown.suppressed();
-    }
-
     /** Event-to-group-write latencies of the P4TE loop so far. */
     public LatencyRecorder latencies() {
         return stages.stage(P4teLoopStages.Stage.TOTAL);
@@ -234,7 +213,6 @@ public final class RoutingGroupsComponent extends Component {
     @Override
     protected void stop() {
         if (latencies().count() > 0) {
-            LOG.info("P4TE events ignored while their port was held after a move: {}", holdDown.suppressed());
             LOG.info("P4TE event-to-group-write latency: {}", latencies().summary());
             LOG.info("P4TE event-to-decision latency (packet-in to the writes handed over): {}", handling.summary());
             for (String line : stages.lines()) {

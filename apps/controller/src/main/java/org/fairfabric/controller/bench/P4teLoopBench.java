@@ -147,9 +147,7 @@ public final class P4teLoopBench {
             P4RuntimePackets packets = new P4RuntimePackets(new PacketIo(pipeline.p4info), slices::agents);
             FabricPlan plan = new FabricPlan(new P4InfoIndex(pipeline.p4info), Controller.CPU_PORT, Controller.QUEUE_DELTA);
             bus.register(new ForwardingComponent(plan, topology, slices, packets, ip -> java.util.Optional.empty()));
-            // hold time 0: the bench times the loop on every event, not the debounce policy
-            RoutingGroupsComponent groups = bus.register(new RoutingGroupsComponent(plan, slices, network,
-                    org.fairfabric.controller.routing.RoutingMode.PINNED, 0));
+            RoutingGroupsComponent groups = bus.register(new RoutingGroupsComponent(plan, slices, network));
             bus.register(new FailureComponent(topology, network, bus));
             FabricEventHandler feedback = new FabricEventHandler(
                     (e, receivedNanos) -> bus.post(new ControlEvent.MetricReported(e, receivedNanos)),

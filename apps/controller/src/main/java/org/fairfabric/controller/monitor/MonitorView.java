@@ -19,6 +19,8 @@ public final class MonitorView {
     public static final String DETECTED_SOURCE = "monitor";
 
     private final Map<String, JsonNode> sessions = new TreeMap<>();
+    /** Every pair of addresses the view has had a session record of (work conservation: "went idle"). */
+    private final java.util.Set<String> seenPairs = new java.util.HashSet<>();
     private final Map<String, JsonNode> links = new TreeMap<>();
     private final Map<String, JsonNode> tenants = new TreeMap<>();
     /** The view is live while some record came within this long (the monitor runs and reports). */
@@ -46,6 +48,9 @@ public final class MonitorView {
         JsonNode before = value == null ? m.remove(key) : m.put(key, value);
         if (m != sessions) {
             return false;
+        }
+        if (value != null) {
+            seenPairs.add(key);
         }
         return active(before) != active(value) || (active(value) && !Objects.equals(
                 before == null ? null : before.path("tenant"), value.path("tenant")));
@@ -75,9 +80,11 @@ public final class MonitorView {
      * The declared sessions that send nothing, by id (work conservation, docs/guarantees.md). A
      * record that names the session (its sender's shim report, {@code session} = the id) decides
      * by its state; else the record of its pair of addresses does (inactive: idle); else, while the
-     * view is live (a record in the last {@link #LIVE_MS}), having no record makes it idle (never
-     * seen, or removed after the liveness timeout). Without a live view nothing is called idle from
-     * absence (no monitor: every declared session keeps its guarantee, as before).
+     * view is live (a record in the last {@link #LIVE_MS}), a pair the view had a record of and no
+     * longer has (removed after the liveness timeout) is idle. A session the view never saw is not:
+     * it reserves its share until it has sent and stopped (a host without a shim reports nothing,
+     * and a session declared before its traffic starts must get its share). Without a live view
+     * nothing is called idle from absence (no monitor: every declared session keeps its guarantee).
      */
     public synchronized java.util.Set<String> idleSessions(List<HostDto> hosts, List<SessionDto> declared) {
         Map<String, HostDto> byId = new TreeMap<>();
@@ -111,7 +118,7 @@ public final class MonitorView {
             if (activePairs.contains(pair)) {
                 continue;
             }
-            if (inactivePairs.contains(pair) || live) {
+            if (inactivePairs.contains(pair) || (live && seenPairs.contains(pair))) {
                 out.add(d.id);
             }
         }
