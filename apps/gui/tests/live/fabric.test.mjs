@@ -190,7 +190,7 @@ async function provision() {
 
 // The links' loads are the monitor's wire figures of one period each. fgh1 -> fgh3 is blue's
 // session inside pod 0: its host shim spreads it over the session's pinned paths, one per uplink of
-// fgedge00, which no other flow crosses; so the uplinks' drawn loads, summed, averaged over five
+// fgedge00, which no other flow crosses; so the uplinks' drawn loads, summed, averaged over eight
 // periods inside the flow, are within 5 % of iperf3's received rate on the wire: 1400-byte
 // datagrams + 42 bytes of UDP, IPv4 and Ethernet headers + the path's 802.1Q tag (4) + the fabric
 // header (20) on links between switches (docs/monitor.md, "Rules").
@@ -219,12 +219,14 @@ test("under load: utilisation on the links (within 5 % of iperf3's rate), achiev
     throw new Error(`${e.message}; links with a measured load: ${seen.filter((x) => x.util !== "").length}, fgedge00's uplinks ${JSON.stringify(up)}`);
   });
   console.log(`loads drawn ${Date.now() - t0} ms after the flows were started`);
-  // five successive periods while the flow lasts (a new period changes the drawn values)
+  // eight successive periods while the flow lasts (a new period changes the drawn values): a
+  // counter reading late under load moves bytes from one period to the next, which the mean
+  // over a longer window dilutes (seen: 7.736, 10.968, 7.862 Mbit/s for an 8.36 Mbit/s flow)
   const samples = [uplinkSum(seen)];
-  await within(10_000, "five periods of fgedge00's uplinks", async () => {
+  await within(16_000, "eight periods of fgedge00's uplinks", async () => {
     const sum = uplinkSum(await readLoads());
     if (sum !== samples[samples.length - 1]) samples.push(sum);
-    return samples.length >= 5;
+    return samples.length >= 8;
   });
   // the tenants panel: blue's achieved rate, measured by the host shims (received, as the monitor sums it)
   const achievedCell = '#tenant-table tr[data-tenant="blue"] td.achieved';
