@@ -19,8 +19,12 @@ public final class MonitorView {
     public static final String DETECTED_SOURCE = "monitor";
 
     private final Map<String, JsonNode> sessions = new TreeMap<>();
-    /** Every pair of addresses the view has had a session record of (work conservation: "went idle"). */
-    private final java.util.Set<String> seenPairs = new java.util.HashSet<>();
+    /**
+     * The pairs of addresses (and, as "report:ID", the declared sessions named by a sender's
+     * report) that this view has seen active (work conservation: only what sent can go idle; the
+     * compacted topic also holds records of earlier runs, whose addresses and session ids recur).
+     */
+    private final java.util.Set<String> seenActive = new java.util.HashSet<>();
     private final Map<String, JsonNode> links = new TreeMap<>();
     private final Map<String, JsonNode> tenants = new TreeMap<>();
     /** The view is live while some record came within this long (the monitor runs and reports). */
@@ -49,8 +53,11 @@ public final class MonitorView {
         if (m != sessions) {
             return false;
         }
-        if (value != null) {
-            seenPairs.add(key);
+        if (active(value)) {
+            seenActive.add(key);
+            if (value.path("session").isTextual()) {
+                seenActive.add("report:" + value.path("session").asText());
+            }
         }
         return active(before) != active(value) || (active(value) && !Objects.equals(
                 before == null ? null : before.path("tenant"), value.path("tenant")));
@@ -80,10 +87,11 @@ public final class MonitorView {
      * The declared sessions that send nothing, by id (work conservation, docs/guarantees.md). A
      * record that names the session (its sender's shim report, {@code session} = the id) decides
      * by its state; else the record of its pair of addresses does (inactive: idle); else, while the
-     * view is live (a record in the last {@link #LIVE_MS}), a pair the view had a record of and no
-     * longer has (removed after the liveness timeout) is idle. A session the view never saw is not:
-     * it reserves its share until it has sent and stopped (a host without a shim reports nothing,
-     * and a session declared before its traffic starts must get its share). Without a live view
+     * view is live (a record in the last {@link #LIVE_MS}), a pair the view has no record of any
+     * more (removed after the liveness timeout) is idle. Either way only once this view has seen it
+     * active: a session that never sent reserves its share (a host without a shim reports nothing,
+     * a session declared before its traffic starts must get its share, and the topic's records of
+     * earlier runs with the same addresses or session ids are not this session's). Without a live view
      * nothing is called idle from absence (no monitor: every declared session keeps its guarantee).
      */
     public synchronized java.util.Set<String> idleSessions(List<HostDto> hosts, List<SessionDto> declared) {
@@ -108,7 +116,7 @@ public final class MonitorView {
                 continue;
             }
             Boolean reported = byReport.get(d.id);
-            if (reported != null) {
+            if (reported != null && seenActive.contains("report:" + d.id)) {
                 if (!reported) {
                     out.add(d.id);
                 }
@@ -118,7 +126,7 @@ public final class MonitorView {
             if (activePairs.contains(pair)) {
                 continue;
             }
-            if (inactivePairs.contains(pair) || (live && seenPairs.contains(pair))) {
+            if (seenActive.contains(pair) && (inactivePairs.contains(pair) || live)) {
                 out.add(d.id);
             }
         }
