@@ -20,11 +20,15 @@ public final class MonitorView {
 
     private final Map<String, JsonNode> sessions = new TreeMap<>();
     /**
-     * The pairs of addresses (and, as "report:ID", the declared sessions named by a sender's
-     * report) that this view has seen active (work conservation: only what sent can go idle; the
-     * compacted topic also holds records of earlier runs, whose addresses and session ids recur).
+     * By pair of addresses (and, as "report:ID", by declared session named in a sender's report):
+     * the latest time a record showed it sending — an active record's {@code since_ms}, any
+     * record's {@code last_traffic_ms}. Work conservation compares it with when a declared
+     * session appeared: the compacted topic also holds records of earlier runs (and a restarted
+     * monitor may time out an earlier run's sessions), whose addresses and session ids recur.
      */
-    private final java.util.Set<String> seenActive = new java.util.HashSet<>();
+    private final Map<String, Long> sentAtMs = new java.util.HashMap<>();
+    /** Declared session id -> when {@link #idleSessions} first saw it declared. */
+    private final Map<String, Long> declaredAtMs = new java.util.HashMap<>();
     private final Map<String, JsonNode> links = new TreeMap<>();
     private final Map<String, JsonNode> tenants = new TreeMap<>();
     /** The view is live while some record came within this long (the monitor runs and reports). */
@@ -53,14 +57,24 @@ public final class MonitorView {
         if (m != sessions) {
             return false;
         }
-        if (active(value)) {
-            seenActive.add(key);
+        long sent = sentAt(value);
+        if (sent != Long.MIN_VALUE) {
+            sentAtMs.merge(key, sent, Math::max);
             if (value.path("session").isTextual()) {
-                seenActive.add("report:" + value.path("session").asText());
+                sentAtMs.merge("report:" + value.path("session").asText(), sent, Math::max);
             }
         }
         return active(before) != active(value) || (active(value) && !Objects.equals(
                 before == null ? null : before.path("tenant"), value.path("tenant")));
+    }
+
+    /** When the record last showed its pair sending; MIN_VALUE when it does not say. */
+    private static long sentAt(JsonNode session) {
+        if (session == null) {
+            return Long.MIN_VALUE;
+        }
+        long traffic = session.path("last_traffic_ms").asLong(Long.MIN_VALUE);
+        return active(session) ? Math.max(traffic, session.path("since_ms").asLong(Long.MIN_VALUE)) : traffic;
     }
 
     private static boolean active(JsonNode session) {
@@ -88,10 +102,12 @@ public final class MonitorView {
      * record that names the session (its sender's shim report, {@code session} = the id) decides
      * by its state; else the record of its pair of addresses does (inactive: idle); else, while the
      * view is live (a record in the last {@link #LIVE_MS}), a pair the view has no record of any
-     * more (removed after the liveness timeout) is idle. Either way only once this view has seen it
-     * active: a session that never sent reserves its share (a host without a shim reports nothing,
-     * a session declared before its traffic starts must get its share, and the topic's records of
-     * earlier runs with the same addresses or session ids are not this session's). Without a live view
+     * more (removed after the liveness timeout) is idle. Either way only once a record showed it
+     * sending at or after the time this method first saw the session declared: a session that never
+     * sent reserves its share (a host without a shim reports nothing, a session declared before its
+     * traffic starts must get its share, and the topic's records of earlier runs with the same
+     * addresses or session ids are not this session's; after a controller restart a session that
+     * sends on is not idle until a record shows it stopping). Without a live view
      * nothing is called idle from absence (no monitor: every declared session keeps its guarantee).
      */
     public synchronized java.util.Set<String> idleSessions(List<HostDto> hosts, List<SessionDto> declared) {
@@ -107,16 +123,19 @@ public final class MonitorView {
             String pair = s.path("src").asText() + ">" + s.path("dst").asText();
             (active(s) ? activePairs : inactivePairs).add(pair);
         }
-        boolean live = lastRecordMs != Long.MIN_VALUE && clockMs.getAsLong() - lastRecordMs <= LIVE_MS;
+        long now = clockMs.getAsLong();
+        boolean live = lastRecordMs != Long.MIN_VALUE && now - lastRecordMs <= LIVE_MS;
+        declaredAtMs.keySet().retainAll(declared.stream().map(d -> d.id).toList());
         java.util.Set<String> out = new java.util.TreeSet<>();
         for (SessionDto d : declared) {
+            long since = declaredAtMs.computeIfAbsent(d.id, id -> now);
             HostDto src = byId.get(d.srcHost);
             HostDto dst = byId.get(d.dstHost);
             if (src == null || dst == null || d.id.startsWith(DETECTED_PREFIX)) {
                 continue;
             }
             Boolean reported = byReport.get(d.id);
-            if (reported != null && seenActive.contains("report:" + d.id)) {
+            if (reported != null && sentAtMs.getOrDefault("report:" + d.id, Long.MIN_VALUE) >= since) {
                 if (!reported) {
                     out.add(d.id);
                 }
@@ -126,7 +145,7 @@ public final class MonitorView {
             if (activePairs.contains(pair)) {
                 continue;
             }
-            if (seenActive.contains(pair) && (inactivePairs.contains(pair) || live)) {
+            if (sentAtMs.getOrDefault(pair, Long.MIN_VALUE) >= since && (inactivePairs.contains(pair) || live)) {
                 out.add(d.id);
             }
         }

@@ -108,8 +108,7 @@ class FailoverFabricTest extends FabricTestBase {
         assertEquals(201, s.status, s.toString());
         session = s.json().path("id").asText();
         awaitAllocation(p -> !p.isEmpty(), 60, "the session allocated");
-        fabric.call("bg", "host", DST, "argv", List.of("iperf3", "-s", "-1", "-p", "5301"));
-        Thread.sleep(1000);
+        fabric.iperf3Server(DST, null, 5301);
         trafficJob = fabric.call("bg", "host", SRC, "argv", List.of("iperf3", "-c", fabric.host(DST).path("ip").asText(), "-p", "5301",
                 "-u", "-b", "8M", "-l", "600", "-t", "1200")).path("job").asInt();
         Thread.sleep(3000);

@@ -372,9 +372,8 @@ class FairShareFabricTest extends FabricTestBase {
 
     private void startTraffic() throws InterruptedException {
         for (int n = 0; n < TENANTS.length; n++) {
-            fabric.call("bg", "host", RECEIVER, "argv", List.of("iperf3", "-s", "-1", "-B", dstIp(n), "-p", Integer.toString(BASE_PORT + n)));
+            fabric.iperf3Server(RECEIVER, dstIp(n), BASE_PORT + n);
         }
-        Thread.sleep(1000);
         for (int n = 0; n < TENANTS.length; n++) {
             clientJobs.add(fabric.call("bg", "host", SENDER, "argv", List.of("iperf3", "-c", dstIp(n), "-B", srcIp(n),
                     "-p", Integer.toString(BASE_PORT + n), "-t", "900")).path("job").asInt()); // the class takes 6+ min at load 60

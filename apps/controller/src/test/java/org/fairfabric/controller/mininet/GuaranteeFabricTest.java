@@ -194,8 +194,7 @@ class GuaranteeFabricTest extends FabricTestBase {
     /** iperf3 VM to VM with {@code flows} parallel TCP streams; the job id goes to {@link #clientJobs} at index {@code slot}. */
     private void startTraffic(int slot, String net, int flows) throws InterruptedException {
         int port = 5401 + slot;
-        fabric.call("bg", "host", RECEIVER, "argv", List.of("iperf3", "-s", "-1", "-B", net + "2", "-p", Integer.toString(port)));
-        Thread.sleep(1000);
+        fabric.iperf3Server(RECEIVER, net + "2", port);
         int job = fabric.call("bg", "host", SENDER, "argv", List.of("iperf3", "-c", net + "2", "-B", net + "1",
                 "-p", Integer.toString(port), "-P", Integer.toString(flows), "-t", "900")).path("job").asInt();
         if (slot < clientJobs.size()) {

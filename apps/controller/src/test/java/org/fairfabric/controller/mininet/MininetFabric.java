@@ -182,6 +182,30 @@ public final class MininetFabric implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Starts {@code iperf3 -s -1} on {@code host} (bound to {@code bind} unless null) and returns
+     * its job once it listens: a client started earlier fails to connect and sends nothing (the
+     * server can take over a second to start on a loaded machine).
+     */
+    public int iperf3Server(String host, String bind, int port) throws InterruptedException {
+        List<String> argv = new ArrayList<>(List.of("iperf3", "-s", "-1", "-p", Integer.toString(port)));
+        if (bind != null) {
+            argv.addAll(List.of("-B", bind));
+        }
+        int job = call("bg", "host", host, "argv", argv).path("job").asInt();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            JsonNode ss = call("cmd", "host", host, "argv", List.of("ss", "-Hltn", "sport = :" + port));
+            if (ss.path("out").asText().contains(":" + port)) {
+                return job;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("iperf3 -s on " + host + " not listening on port " + port + " after 30 s: " + ss);
+            }
+            Thread.sleep(100);
+        }
+    }
+
     /** A process started for this fabric (the controller): the driver kills it at the end and records it for ./fairfabric clean. */
     public void track(long pid) {
         call("track", "pid", pid);

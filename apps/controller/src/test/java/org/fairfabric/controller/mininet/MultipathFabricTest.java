@@ -109,8 +109,7 @@ class MultipathFabricTest extends FabricTestBase {
         assertEquals(2, new java.util.HashSet<>(agg.values()).size(), "two paths through each aggregation switch: " + agg);
         awaitShimPaths(rate.keySet(), 30);
 
-        fabric.call("bg", "host", RECEIVER, "argv", List.of("iperf3", "-s", "-1", "-p", "5401"));
-        Thread.sleep(1000);
+        fabric.iperf3Server(RECEIVER, null, 5401);
         clientJob = fabric.call("bg", "host", SENDER, "argv", List.of("iperf3", "-c", fabric.host(RECEIVER).path("ip").asText(),
                 "-p", "5401", "-P", "4", "-t", "600")).path("job").asInt(); // stopped at the end
         Thread.sleep(8000); // TCP's start

@@ -3,6 +3,7 @@ package org.fairfabric.controller.mininet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -168,7 +169,11 @@ final class RestRoundTrip {
             do {
                 ping = fabric.call("cmd", "host", "cjh9", "argv", List.of("ping", "-c", "3", "-i", "0.3", "-W", "1", "10.9.1.1"));
             } while (ping.path("rc").asInt() != 0 && System.nanoTime() < deadline);
-            assertEquals(0, ping.path("rc").asInt(), "red's cjh9 reaches red's VM on cjh1 within 20 s: " + ping);
+            if (ping.path("rc").asInt() != 0) {
+                fail("red's cjh9 reaches red's VM on cjh1 within 20 s: " + ping + "\ncjh9's neighbours: "
+                        + fabric.call("cmd", "host", "cjh9", "argv", List.of("ip", "neigh")).path("out").asText()
+                        + "\nthe controller's hosts: " + ctl.get("/topology").path("hosts") + "\n" + ctl.logTail());
+            }
 
             Map<String, String> before = snapshot(ctl);
             HttpJson.Answer sameIp = ctl.send("POST", "/tenants/blue/hosts",

@@ -105,12 +105,19 @@ class VfabDetectionFabricTest extends FabricTestBase {
             awaitGroups(ctl, "cjleaf1", gs -> gs.stream().noneMatch(g -> FabricChecks.ports(g).contains(6)), 60,
                     "port 6 (cut) out of cjleaf1's groups");
             long after = ctl.lastEventSeq();
+            long dropsBefore = admin().lossDrops(LOSSY_PORT);
             admin().setLoss(LOSSY_PORT, 0.05);
             long t0 = System.nanoTime();
             // port 5 is cjleaf1's only uplink left: it carries the 16 flows at the link's rate
             jobs = startTraffic(60);
-            List<JsonNode> down = ctl.awaitEvents(after, e -> isLinkState(e, false) && !e.path("subject").asText().contains("cjspine2"), 45,
-                    "a link declared failed");
+            List<JsonNode> down;
+            try {
+                down = ctl.awaitEvents(after, e -> isLinkState(e, false) && !e.path("subject").asText().contains("cjspine2"), 45,
+                        "a link declared failed");
+            } catch (AssertionError e) {
+                throw new AssertionError("(" + (admin().lossDrops(LOSSY_PORT) - dropsBefore) + " packets dropped by the loss setting) "
+                        + e.getMessage(), e);
+            }
             double detectS = (System.nanoTime() - t0) / 1e9;
             for (JsonNode e : down) {
                 String by = e.path("detail").path("reportedBy").asText();
@@ -150,20 +157,15 @@ class VfabDetectionFabricTest extends FabricTestBase {
     }
 
     /** cjh1 and cjh2 send 8 UDP flows each at 8 Mbit/s in total to cjh13/cjh14 for {@code seconds}. */
-    private void traffic(int seconds) {
+    private void traffic(int seconds) throws InterruptedException {
         waitTraffic(startTraffic(seconds));
     }
 
-    private List<Integer> startTraffic(int seconds) {
+    private List<Integer> startTraffic(int seconds) throws InterruptedException {
         List<Integer> jobs = new ArrayList<>();
         String[][] pairs = {{"cjh1", "cjh13"}, {"cjh2", "cjh14"}};
         for (String[] p : pairs) {
-            jobs.add(fabric.call("bg", "host", p[1], "argv", List.of("iperf3", "-s", "-1", "-p", "5301")).path("job").asInt());
-        }
-        try {
-            Thread.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            jobs.add(fabric.iperf3Server(p[1], null, 5301));
         }
         for (String[] p : pairs) {
             String ip = fabric.host(p[1]).path("ip").asText();

@@ -174,34 +174,53 @@ class ControllerMonitorPartsTest {
                 new SessionDto("ac", "t1", a.id, c.id, null, "api"), new SessionDto("ba", "t1", b.id, a.id, null, "api"));
         assertEquals(Set.of(), view.idleSessions(hosts, declared), "no monitor heard from: nothing is idle");
         // records of an earlier run with the same addresses (the compacted topic keeps them): not these sessions'
-        view.apply("sessions", a.ip + ">" + c.ip, session(a, c, "inactive"));
-        assertEquals(Set.of(), view.idleSessions(hosts, declared), "never seen active here: not idle");
-        view.apply("sessions", a.ip + ">" + b.ip, session(a, b, "active"));
-        view.apply("sessions", b.ip + ">" + a.ip, session(b, a, "active"));
-        view.apply("sessions", b.ip + ">" + a.ip, session(b, a, "inactive"));
+        long earlier = now[0] - 60_000;
+        view.apply("sessions", a.ip + ">" + c.ip, sent(a, c, "inactive", earlier));
+        view.apply("sessions", a.ip + ">" + b.ip, sent(a, b, "active", earlier));
+        view.apply("sessions", a.ip + ">" + b.ip, null); // a restarted monitor timing the earlier run's session out
+        assertEquals(Set.of(), view.idleSessions(hosts, declared), "sent only before they were declared: not idle");
+        now[0] += 1000;
+        view.apply("sessions", a.ip + ">" + b.ip, sent(a, b, "active", now[0]));
+        view.apply("sessions", b.ip + ">" + a.ip, sent(b, a, "active", now[0]));
+        view.apply("sessions", b.ip + ">" + a.ip, sent(b, a, "inactive", now[0] + 500));
         assertEquals(Set.of("ba"), view.idleSessions(hosts, declared), "sent, then inactive: idle; never seen (ac): not idle");
         now[0] += MonitorView.LIVE_MS + 1;
         assertEquals(Set.of("ba"), view.idleSessions(hosts, declared), "the view went quiet: only what it says is inactive");
-        view.apply("sessions", b.ip + ">" + a.ip, session(b, a, "active"));
+        view.apply("sessions", b.ip + ">" + a.ip, sent(b, a, "active", now[0]));
         view.apply("sessions", a.ip + ">" + b.ip, null);
         assertEquals(Set.of("ab"), view.idleSessions(hosts, declared), "removed after its liveness timeout: idle");
 
         // the sender's shim report names the session (its source is the server's address, not the VM's): it decides
-        ObjectNode report = (ObjectNode) session(c, b, "inactive");
+        ObjectNode report = (ObjectNode) sent(c, b, "inactive", earlier);
         report.put("session", "ba");
         view.apply("sessions", c.ip + ">" + b.ip, report);
         assertEquals(Set.of("ab"), view.idleSessions(hosts, declared), "a report never active here (an earlier run's s-id): not used");
-        report = (ObjectNode) session(c, b, "active");
+        report = (ObjectNode) sent(c, b, "active", now[0]);
         report.put("session", "ba");
         view.apply("sessions", c.ip + ">" + b.ip, report);
-        report = (ObjectNode) session(c, b, "inactive");
+        report = (ObjectNode) sent(c, b, "inactive", now[0]);
         report.put("session", "ba");
         view.apply("sessions", c.ip + ">" + b.ip, report);
         assertEquals(Set.of("ab", "ba"), view.idleSessions(hosts, declared), "the pair's traffic record is stale, the report is not");
-        report = (ObjectNode) session(c, a, "active");
+        report = (ObjectNode) sent(c, a, "active", now[0]);
         report.put("session", "ab");
         view.apply("sessions", c.ip + ">" + a.ip, report);
         assertEquals(Set.of("ba"), view.idleSessions(hosts, declared), "reported active: not idle");
+
+        // declared again (deleted, then created with the same id): what it sent before does not count
+        assertEquals(Set.of(), view.idleSessions(hosts, List.of()));
+        now[0] += 1000;
+        assertEquals(Set.of(), view.idleSessions(hosts, declared), "re-declared, not sent since: not idle");
+    }
+
+    /** A record of the monitor's sessions topic that last saw its pair send at {@code atMs}. */
+    private static JsonNode sent(HostDto src, HostDto dst, String state, long atMs) {
+        ObjectNode s = (ObjectNode) session(src, dst, state);
+        s.put("last_traffic_ms", atMs);
+        if (state.equals("active")) {
+            s.put("since_ms", atMs);
+        }
+        return s;
     }
 
     private static JsonNode session(HostDto src, HostDto dst, String state) {
