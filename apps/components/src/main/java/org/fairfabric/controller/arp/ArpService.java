@@ -6,23 +6,24 @@ import org.fairfabric.core.platform.PacketService;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * The controller's half of ARP: packet-ins the pipeline marks as ARP (reason 1: a request its ARP
  * table could not answer) are answered for every host the controller knows, out of the port the
- * request came in on. Packet-ins for other reasons are left to other handlers.
+ * request came in on, with the MAC that {@code macFor(switch, address)} gives. Packet-ins for other
+ * reasons are left to other handlers.
  */
 public final class ArpService {
     /** packet_in.reason of the fabric pipeline for ARP (pipeconfs/p4/include/define.p4). */
     public static final long REASON_ARP = 1;
 
     private final PacketService packets;
-    private final Function<String, Optional<String>> macOfIp;
+    private final BiFunction<String, String, Optional<String>> macFor;
 
-    public ArpService(PacketService packets, Function<String, Optional<String>> macOfIp) {
+    public ArpService(PacketService packets, BiFunction<String, String, Optional<String>> macFor) {
         this.packets = packets;
-        this.macOfIp = macOfIp;
+        this.macFor = macFor;
     }
 
     /** Whether a packet-in is an ARP request for the controller (the pipeline's reason ARP, with its port). */
@@ -36,7 +37,7 @@ public final class ArpService {
         if (!isArp(packet)) {
             return false;
         }
-        Optional<byte[]> reply = ArpResponder.reply(packet.payload(), macOfIp);
+        Optional<byte[]> reply = ArpResponder.reply(packet.payload(), ip -> macFor.apply(packet.deviceId(), ip));
         if (reply.isEmpty()) {
             return false;
         }

@@ -42,7 +42,12 @@ public final class ForwardingComponent extends Component {
         this.plan = plan;
         this.fabric = fabric;
         this.devices = devices;
-        ArpService arp = new ArpService(packets, macOfIp);
+        // The fabric routes: its switches' ARP tables answer every host's address with the
+        // switch's router MAC, and so must the controller while a new host's entry is not written
+        // yet (a host that cached the target's own MAC sends frames no switch accepts, for
+        // as long as the kernel keeps the entry: up to a minute).
+        ArpService arp = new ArpService(packets, plan == null ? (device, ip) -> macOfIp.apply(ip)
+                : (device, ip) -> macOfIp.apply(ip).map(mac -> fabric.routerMac(device)));
         packets.addListener(p -> {
             if (ArpService.isArp(p)) {
                 run(() -> arp.onPacket(p));

@@ -35,6 +35,13 @@ public final class MonitorView {
     public static final long LIVE_MS = 10_000;
     private final java.util.function.LongSupplier clockMs;
     private long lastRecordMs = Long.MIN_VALUE;
+    private final long startedMs;
+    /**
+     * Whether a record written since this view started (less {@link #LIVE_MS}) came: until then the
+     * topic's records are history, perhaps of a monitor that stopped with sessions active (nobody
+     * removes those), so no session is detected from them.
+     */
+    private boolean heardThisRun;
 
     public MonitorView() {
         this(System::currentTimeMillis);
@@ -42,10 +49,22 @@ public final class MonitorView {
 
     public MonitorView(java.util.function.LongSupplier clockMs) {
         this.clockMs = clockMs;
+        this.startedMs = clockMs.getAsLong();
     }
 
-    /** Applies one record; returns true when the set of active sessions changed. */
+    /** Applies one record written now; returns true when the set of active sessions changed. */
     public synchronized boolean apply(String topicKind, String key, JsonNode value) {
+        return apply(topicKind, key, value, clockMs.getAsLong());
+    }
+
+    /**
+     * Applies one record written at {@code writtenMs} (its Kafka timestamp); returns true when the
+     * set of active sessions changed.
+     */
+    public synchronized boolean apply(String topicKind, String key, JsonNode value, long writtenMs) {
+        if (writtenMs >= startedMs - LIVE_MS) {
+            heardThisRun = true;
+        }
         Map<String, JsonNode> m = switch (topicKind) {
             case "sessions" -> sessions;
             case "links" -> links;
@@ -157,6 +176,9 @@ public final class MonitorView {
      * both addresses must be hosts of the same tenant.
      */
     public synchronized List<SessionDto> detectedSessions(List<HostDto> hosts, List<SessionDto> declared) {
+        if (!heardThisRun) {
+            return List.of();
+        }
         Map<String, HostDto> byIp = new TreeMap<>();
         hosts.forEach(h -> byIp.put(h.ip, h));
         List<SessionDto> out = new ArrayList<>();

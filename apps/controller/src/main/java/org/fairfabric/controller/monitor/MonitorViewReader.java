@@ -89,7 +89,7 @@ public final class MonitorViewReader implements AutoCloseable {
                         continue;
                     }
                     String kind = kinds.get(r.topic());
-                    changed |= view.apply(kind, r.key(), value);
+                    changed |= view.apply(kind, r.key(), value, r.timestamp());
                     if (kind.equals("links") && value != null) {
                         onLink.accept(r.key(), value);
                     }

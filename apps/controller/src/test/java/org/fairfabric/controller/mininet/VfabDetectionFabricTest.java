@@ -115,8 +115,10 @@ class VfabDetectionFabricTest extends FabricTestBase {
                 down = ctl.awaitEvents(after, e -> isLinkState(e, false) && !e.path("subject").asText().contains("cjspine2"), 45,
                         "a link declared failed");
             } catch (AssertionError e) {
-                throw new AssertionError("(" + (admin().lossDrops(LOSSY_PORT) - dropsBefore) + " packets dropped by the loss setting) "
-                        + e.getMessage(), e);
+                long moves = ctl.eventsAfter(after).stream().filter(ev -> ev.path("type").asText().startsWith("routing-group")).count();
+                throw new AssertionError("(" + (admin().lossDrops(LOSSY_PORT) - dropsBefore) + " packets dropped by the loss setting; "
+                        + moves + " routing-group events; cjleaf1's ports " + fabric.call("ports", "switch", "cjleaf1")
+                        + "; its groups " + FabricChecks.groups(ctl, "cjleaf1") + ") " + e.getMessage(), e);
             }
             double detectS = (System.nanoTime() - t0) / 1e9;
             for (JsonNode e : down) {

@@ -160,6 +160,21 @@ class ControllerMonitorPartsTest {
         assertEquals(List.of(), view.detectedSessions(hosts, List.of()));
     }
 
+    /** A monitor that stopped with sessions active leaves them in the compacted topic: history, not sessions. */
+    @Test
+    void noSessionIsDetectedFromRecordsOfEarlierRunsUntilTheMonitorIsHeard() throws Exception {
+        NetworkConfig cfg = leafSpine();
+        HostDto a = host(cfg, cfg.hosts.get(0).name, "t1");
+        HostDto b = host(cfg, cfg.hosts.get(2).name, "t1");
+        long[] now = {1_000_000};
+        MonitorView view = new MonitorView(() -> now[0]);
+        view.apply("sessions", a.ip + ">" + b.ip, session(a, b, "active"), now[0] - 3_600_000);
+        assertEquals(List.of(), view.detectedSessions(List.of(a, b), List.of()), "an hour-old record only");
+        now[0] += 5000;
+        view.apply("links", "l1", JSON.createObjectNode().put("load_bps", 0), now[0]);
+        assertEquals(1, view.detectedSessions(List.of(a, b), List.of()).size(), "the monitor runs: its view holds");
+    }
+
     /** Work conservation (docs/guarantees.md): which declared sessions the allocation treats as idle. */
     @Test
     void declaredSessionsTheLiveViewSeesNoTrafficOfAreIdle() throws Exception {
