@@ -756,8 +756,9 @@ class FabricPlatformComponentTest {
                 .setOutput(org.onosproject.net.PortNumber.portNumber(2)).build(), reply.treatment());
         org.onlab.packet.ARP arp = arpOf(reply);
         assertEquals(org.onlab.packet.ARP.OP_REPLY, arp.getOpCode());
-        assertEquals(org.onlab.packet.MacAddress.valueOf("00:00:00:00:00:02"),
-                org.onlab.packet.MacAddress.valueOf(arp.getSenderHardwareAddress()), "h2's MAC answers for 10.0.2.1");
+        // leaf1's router MAC (device_id 1), as leaf1's ARP table answers: the fabric routes, h2's own MAC would be dropped
+        assertEquals(org.onlab.packet.MacAddress.valueOf("02:aa:00:00:00:01"),
+                org.onlab.packet.MacAddress.valueOf(arp.getSenderHardwareAddress()), "leaf1's router MAC answers for 10.0.2.1");
 
         // messages that are not relayed packet-ins are dropped; the next good one is answered again
         subscriber.accept(new byte[] {9, 9});
