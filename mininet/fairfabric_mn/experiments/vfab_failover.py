@@ -186,6 +186,7 @@ def figure(res):
         a.legend(fontsize=7, loc="upper right")
         if fs:
             top = max(max(f[k[0]] or 1 for f in fs for k in keys), bound) / 1000.0
-            a.set_ylim(0.3, top * 5)
+            bottom = min(min(max(f[k[0]] or 1, 1) for f in fs for k in keys), bound) / 1000.0
+            a.set_ylim(min(0.3, bottom / 3), top * 5)  # fail-stop now takes milliseconds
     plot.caption(fig, res)
     return fig
