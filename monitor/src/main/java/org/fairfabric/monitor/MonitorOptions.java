@@ -8,7 +8,7 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
                              MonitorSettings settings, boolean reset, long commitIntervalMs, int threads) {
 
     /** docs/monitor.md, "Benchmark": under exactly-once a stage's output is readable only after its commit. */
-    public static final long DEFAULT_COMMIT_INTERVAL_MS = 30;
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 20;
     /** The readers' task and the stages' tasks side by side. */
     public static final int DEFAULT_THREADS = 2;
 
@@ -21,7 +21,7 @@ public record MonitorOptions(String bootstrap, int instanceId, String topicSuffi
             "  --kafka        broker (default: $FAIRFABRIC_KAFKA)",
             "  --instance-id  this instance's number; instances of one suffix share the work (default 0)",
             "  --partitions   partitions of the monitor's internal topics when it creates them (default 2)",
-            "  --commit-interval-ms  Kafka Streams' transaction commit interval (default 30)",
+            "  --commit-interval-ms  Kafka Streams' transaction commit interval (default 20)",
             "  --threads      stream threads of this instance (default 2)",
             "  --state-dir    local state (default .run/monitor/<instance-id>)",
             "  --reset        a fresh view: delete the monitor's own topics, consumer group and local state",
