@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import org.fairfabric.controller.rest.HttpJson;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -27,9 +26,6 @@ import org.junit.jupiter.api.Test;
  * comes from ({@link Diagnosis}). The best of at most {@link #WINDOWS} consecutive windows is
  * checked, as a CPU stall of the machine is not the product's error.
  */
-@EnabledIfSystemProperty(named = "fairfabric.mininet.fairness", matches = "true",
-        disabledReason = "fails on the loaded 2-core machine: at load 50+ every flow falls 10-20 % short behind queues in the"
-        + " CPU-starved p4switch processes (docs/controller.md, \"Fair shares in Mininet\"); run with -Dfairfabric.mininet.fairness=true")
 class FairShareFabricTest extends FabricTestBase {
     static final double LINK_MBIT = Double.parseDouble(System.getProperty("fairfabric.mininet.fairLinkMbit", "4"));
     static final double C = LINK_MBIT * 1e6;
