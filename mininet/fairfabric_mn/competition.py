@@ -3,9 +3,7 @@ same sending server and one VM each on a receiving server, greedy iperf3 TCP bet
 VMs, and a per-tenant table every second of what the controller allocated and what the
 tenants achieved.
 
-A VM is a REST host at the port of a network-configuration host (docs/controller.md, "Tenants'
-hosts are VMs"): its IP address is added to the server's interface in Mininet, and iperf3 binds
-to it. The VMs of one server share its cable, the bottleneck the weights split.
+The VMs (fairfabric_mn.vms) of one server share its cable, the bottleneck the weights split.
 
 Achieved: the monitor's figure (GET /monitor/tenants `achieved_bps`, what GET /tenants shows as
 `achievedBps`) when its period closed at most FRESH_MS ago, else the sending server's shim
@@ -17,18 +15,12 @@ import subprocess
 import tempfile
 import time
 
-from fairfabric_mn import runstate
+from fairfabric_mn import runstate, vms
 
 TENANTS = (("amber", "Tenant amber", 1), ("green", "Tenant green", 2), ("violet", "Tenant violet", 3))
 BASE_PORT = 5301
 IPERF3_MAX_SECONDS = 86400  # iperf3 refuses a longer -t
 FRESH_MS = 3000
-
-
-def _location(h):
-    intf = h.defaultIntf()
-    peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
-    return {"device": "device:" + peer.node.name, "port": peer.node.ports[peer]}
 
 
 class Competition:
@@ -47,11 +39,7 @@ class Competition:
             ends = []
             for side, server in ((1, self.sender), (2, self.receiver)):
                 vm, ip = "%s-vm%d" % (tid, side), "10.200.%d.%d" % (n, side)
-                self._call("POST", "/tenants/%s/hosts" % tid, {
-                    "id": vm, "ip": ip, "mac": "02:ff:00:00:%02x:%02x" % (n, side), "location": _location(server)}, 201)
-                out = server.cmd("ip addr add %s/32 dev %s 2>&1; echo rc=$?" % (ip, server.defaultIntf().name))
-                if "rc=0" not in out:
-                    raise RuntimeError("adding VM address %s to %s: %s" % (ip, server.name, out.strip()))
+                vms.add_vm(self.ctl, tid, server, vm, ip, "02:ff:00:00:%02x:%02x" % (n, side))
                 ends += [vm, ip]
             self.vms[tid] = tuple(ends)
             body = self._call("POST", "/sessions", {"srcHost": ends[0], "dstHost": ends[2]}, 201)

@@ -29,7 +29,7 @@ import time
 
 from mininet.log import setLogLevel
 
-from fairfabric_mn import fabric, runstate
+from fairfabric_mn import fabric, runstate, vms
 from fairfabric_mn.controller import ControllerProcess
 from fairfabric_mn.shim import ShimSet
 
@@ -112,7 +112,7 @@ def main(argv=None):
         stoppers.append(flows.stop)
         reply({"url": "http://127.0.0.1:%d/" % ctl.http_port, "token": ctl.token, "log": ctl.log_path,
                "hosts": {h.name: h.IP() for h in net.hosts},
-               "locations": {h.name: _location(h) for h in net.hosts}})
+               "locations": {h.name: vms.location(h) for h in net.hosts}})
         for line in sys.stdin:
             if not line.strip():
                 continue
@@ -148,12 +148,6 @@ def main(argv=None):
         if ctl:
             ctl.stop()
         fabric.stop(net)
-
-
-def _location(h):
-    intf = h.defaultIntf()
-    peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
-    return {"device": "device:" + peer.node.name, "port": peer.node.ports[peer]}
 
 
 if __name__ == "__main__":

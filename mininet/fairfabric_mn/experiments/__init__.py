@@ -18,6 +18,7 @@ MODULES = {
     "p4te-balance": "p4te_balance",
     "aq-isolation": "aq_isolation",
     "vfab-failover": "vfab_failover",
+    "vfab-guarantees": "vfab_guarantees",
 }
 
 # --quick variants too long for ./fairfabric test (its budget: docs/results.md, "Quick runs"), by name

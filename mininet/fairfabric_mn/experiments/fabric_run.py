@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 import time
 
-from fairfabric_mn import fabric, runstate
+from fairfabric_mn import fabric, runstate, vms
 from fairfabric_mn.controller import P4INFO, ControllerProcess, classpath
 from fairfabric_mn.shim import ShimSet
 
@@ -89,11 +89,8 @@ class ControlledFabric:
             raise RuntimeError("POST /tenants: %s %s" % (status, reply))
         for n in host_numbers:
             h = self.host(n)
-            intf = h.defaultIntf()
-            peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
             status, reply = self.ctl.send("POST", "/tenants/%s/hosts" % tenant, {
-                "id": h.name, "ip": h.IP(), "mac": h.MAC(),
-                "location": {"device": "device:" + peer.node.name, "port": peer.node.ports[peer]}})
+                "id": h.name, "ip": h.IP(), "mac": h.MAC(), "location": vms.location(h)})
             if status != 201:
                 raise RuntimeError("POST hosts: %s %s" % (status, reply))
         ids = {}

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 import time
 
-from fairfabric_mn import runstate
+from fairfabric_mn import runstate, vms
 from fairfabric_mn.experiments import allocate, plot
 from fairfabric_mn.experiments.fabric_run import ControlledFabric, stop_processes
 from fairfabric_mn.experiments.runner import Result, progress
@@ -30,12 +30,6 @@ SERVER_PAIRS = ((1, 9), (5, 13))
 OMIT_S = 3
 WIRE_PER_PAYLOAD = 1514.0 / 1448.0
 PREFIX = "xp"
-
-
-def location(h):
-    intf = h.defaultIntf()
-    peer = intf.link.intf2 if intf.link.intf1 is intf else intf.link.intf1
-    return {"device": "device:" + peer.node.name, "port": peer.node.ports[peer]}
 
 
 def call(ctl, method, path, body, expect):
@@ -54,13 +48,8 @@ def provision(f):
         vm = {}
         for pair in SERVER_PAIRS:
             for s in pair:
-                h = f.host(s)
                 name, ip = "%s-vm%d" % (tid, s), "10.200.%d.%d" % (t, s)
-                call(f.ctl, "POST", "/tenants/%s/hosts" % tid, {"id": name, "ip": ip, "mac": "02:ff:00:00:%02x:%02x" % (t, s),
-                                                              "location": location(h)}, 201)
-                got = h.cmd("ip addr add %s/32 dev %s 2>&1; echo rc=$?" % (ip, h.defaultIntf().name))
-                if "rc=0" not in got:
-                    raise RuntimeError("adding VM address %s to %s: %s" % (ip, h.name, got.strip()))
+                vms.add_vm(f.ctl, tid, f.host(s), name, ip, "02:ff:00:00:%02x:%02x" % (t, s))
                 vm[s] = (name, ip)
         for src, dst in SERVER_PAIRS:
             body = call(f.ctl, "POST", "/sessions", {"srcHost": vm[src][0], "dstHost": vm[dst][0]}, 201)

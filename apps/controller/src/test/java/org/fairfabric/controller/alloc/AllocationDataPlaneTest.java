@@ -119,23 +119,13 @@ class AllocationDataPlaneTest {
         assertArrayEquals(new byte[] {1}, leaf1.get("FabricEgress.rewrite.host_port_keep_tag").get(0).getMatch(0).getExact().getValue().toByteArray());
         assertEquals(1, leaf2.get("FabricEgress.rewrite.host_port_keep_tag").size());
 
-        // s2 from h2 (no shim): 16 flow buckets on leaf1 over its paths 1 and 2 in proportion to their rates
-        List<TableEntry> cls = leaf1.get("FabricIngress.path_classifier.path_classifier");
-        assertEquals(1 << AllocationDataPlane.BUCKET_BITS, cls.size());
-        Set<Long> buckets = new HashSet<>();
-        Map<Long, Integer> perPath = new HashMap<>();
-        for (TableEntry t : cls) {
-            assertEquals(0x0a000102L, new java.math.BigInteger(1, t.getMatch(0).getTernary().getValue().toByteArray()).longValue());
-            assertEquals(0x0a000202L, new java.math.BigInteger(1, t.getMatch(1).getTernary().getValue().toByteArray()).longValue());
-            buckets.add(new java.math.BigInteger(1, t.getMatch(2).getTernary().getValue().toByteArray()).longValue());
-            perPath.merge(param(t, 0), 1, Integer::sum);
-        }
-        assertEquals(16, buckets.size());
+        // s2 from h2 (no shim): its whole rate fits one path (FewestPaths), so one entry pins all its traffic
         SessionAllocation s2 = r.sessions().get(1);
-        int[] expected = AllocationDataPlane.buckets(s2.paths());
-        for (int j = 0; j < s2.paths().size(); j++) {
-            assertEquals(expected[j], perPath.getOrDefault((long) s2.paths().get(j).pathId(), 0));
-        }
+        List<TableEntry> cls = leaf1.get("FabricIngress.path_classifier.path_classifier");
+        assertEquals(1, cls.size());
+        assertEquals(0x0a000102L, new java.math.BigInteger(1, cls.get(0).getMatch(0).getTernary().getValue().toByteArray()).longValue());
+        assertEquals(1, s2.paths().stream().filter(p -> p.rateBps() > 0).count());
+        assertEquals(s2.paths().stream().filter(p -> p.rateBps() > 0).findFirst().orElseThrow().pathId(), param(cls.get(0), 0));
         assertTrue(!leaf2.containsKey("FabricIngress.path_classifier.path_classifier"), "h3 and h4 send nothing");
 
         // red: outbound AQ of h2 (ingress of leaf1) and inbound AQ of h4 (egress of leaf2) at s2's rate; blue has none
@@ -177,6 +167,38 @@ class AllocationDataPlaneTest {
         assertEquals(1, out2.size());
         assertNotEquals(before, param(out2.get(0), 0));
         assertEquals(1, byTable(next.get("device:leaf1")).get("FabricIngress.aq_ingress.aq_table").size());
+    }
+
+    @Test
+    void aSessionNoPathCarriesWholeIsPinnedByFlowBucketsInProportionToItsPathRates() throws Exception {
+        // three senders without shims on leaf1 share its two uplinks: 66.7 Mbit/s each; two go whole on
+        // one uplink each, the third takes what both leave (33.3 + 33.3) and is split by the L4 source port
+        NetworkConfig cfg = leafSpine(2, 2, 3, 100);
+        AllocationModel m = ProblemAdapter.build(inputs(cfg, List.of(tenant("red", 1, null)), List.of(
+                session("s1", "red", "h1", "h4", null), session("s2", "red", "h2", "h5", null), session("s3", "red", "h3", "h6", null)), Set.of()));
+        AllocationResult r = AllocationResult.of(1, "t", m, new ExactAllocator(1e-8, 200).solve(m.problem()));
+        Map<Long, List<TableEntry>> bySource = new HashMap<>();
+        for (TableEntry t : byTable(plane.entities(r, List.of()).get("device:leaf1")).get("FabricIngress.path_classifier.path_classifier")) {
+            bySource.computeIfAbsent(new java.math.BigInteger(1, t.getMatch(0).getTernary().getValue().toByteArray()).longValue(),
+                    k -> new ArrayList<>()).add(t);
+        }
+        assertEquals(1, bySource.get(0x0a000101L).size());
+        assertEquals(1, bySource.get(0x0a000102L).size());
+        List<TableEntry> split = bySource.get(0x0a000103L);
+        assertEquals(1 << AllocationDataPlane.BUCKET_BITS, split.size());
+        Set<Long> buckets = new HashSet<>();
+        Map<Long, Integer> perPath = new HashMap<>();
+        for (TableEntry t : split) {
+            buckets.add(new java.math.BigInteger(1, t.getMatch(2).getTernary().getValue().toByteArray()).longValue());
+            perPath.merge(param(t, 0), 1, Integer::sum);
+        }
+        assertEquals(16, buckets.size());
+        SessionAllocation s3 = r.sessions().get(2);
+        int[] expected = AllocationDataPlane.buckets(s3.paths());
+        assertArrayEquals(new int[] {8, 8}, expected);
+        for (int j = 0; j < s3.paths().size(); j++) {
+            assertEquals(expected[j], perPath.getOrDefault((long) s3.paths().get(j).pathId(), 0));
+        }
     }
 
     @Test
