@@ -135,16 +135,3 @@ def blast(host, dsts, seconds):
     if not out.strip().startswith("{"):
         raise RuntimeError("blast from %s: %s" % (host.name, out))
     return json.loads(out)
-
-
-def start_pa_workers(shims, agg, workers, rate_bps):
-    """Partition-aggregate workers (`shimctl pa-worker` on port 5301), each with a rates table of
-    one session to the aggregator at rate_bps in force at its shim; returns their processes."""
-    for w in workers:
-        shims.publish(w.name, shim.table(w.name, 1, [("pa-" + w.name, agg.IP(), [(0, rate_bps)])]))
-    for w in workers:
-        shims[w.name].wait_version(1)
-    procs = [w.popen([shim.binary("shimctl"), "pa-worker", "-listen", ":5301"], stderr=subprocess.STDOUT) for w in workers]
-    for p in procs:
-        assert "listening" in p.stdout.readline().decode()
-    return procs

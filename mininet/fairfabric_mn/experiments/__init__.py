@@ -19,6 +19,7 @@ MODULES = {
     "aq-isolation": "aq_isolation",
     "vfab-failover": "vfab_failover",
     "vfab-guarantees": "vfab_guarantees",
+    "vfab-incast": "vfab_incast",
 }
 
 # --quick variants too long for ./fairfabric test (its budget: docs/results.md, "Quick runs"), by name

@@ -4,16 +4,14 @@ WORKER_MBPS by its host shim, TCP CUBIC with persistent connections. For each re
 (in MTUs) the aggregator times query completion (shimctl pa-aggregator); the shims count drops
 at each host point. Run once with the shims lossy and once lossless (host-shim -mode)."""
 
-import json
 import os
-import subprocess
 import time
 
 from mininet.net import Mininet
 from mininet.nodelib import LinuxBridge
 from mininet.topo import Topo
 
-from fairfabric_mn import runstate, shim
+from fairfabric_mn import partition_aggregate, runstate, shim
 from fairfabric_mn.experiments import plot
 from fairfabric_mn.experiments.runner import Result, progress
 
@@ -46,28 +44,15 @@ def run_mode(mode, sizes, budget):
             h.cmd("sysctl -qw net.ipv4.tcp_slow_start_after_idle=0")
         shims = shim.ShimSet(net, topic_suffix=shim.unique_suffix(), period="500ms", mode=mode)
         agg, workers = net.hosts[0], net.hosts[1:]
-        for w in workers:
-            shims.publish(w.name, shim.table(w.name, 1, [("pa-" + w.name, agg.IP(), [(0, WORKER_MBPS * 1e6)])]))
-        for w in workers:
-            shims[w.name].wait_version(1)
-        procs = [w.popen([shim.binary("shimctl"), "pa-worker", "-listen", ":5301"], stderr=subprocess.STDOUT)
-                 for w in workers]
-        for p in procs:
-            line = p.stdout.readline().decode()
-            if "listening" not in line:
-                raise RuntimeError("pa-worker: %s" % line)
+        procs = partition_aggregate.start_workers(shims, agg, workers, WORKER_MBPS * 1e6)
         time.sleep(0.6)
         before = {h.name: shims[h.name].stats() for h in net.hosts}
-        out = agg.cmd("%s pa-aggregator -workers %s -sizes %s -budget %s -min-reps 3"
-                      % (shim.binary("shimctl"), ",".join("%s:5301" % w.IP() for w in workers),
-                         ",".join(str(s) for s in sizes), budget))
-        if not out.strip().startswith("["):
-            raise RuntimeError("pa-aggregator: %s" % out)
+        out = partition_aggregate.query(agg, workers, sizes, budget, 3)
         time.sleep(1.1)  # one more shim period: the drops of the last queries are counted
         after = {h.name: shims[h.name].stats() for h in net.hosts}
         drops = {pt: sum(after[h]["drops"][pt] - before[h]["drops"][pt] for h in after) for pt in POINTS}
         timeouts = sum(after[h]["drops"]["tcp_timeouts"] - before[h]["drops"]["tcp_timeouts"] for h in after)
-        return json.loads(out), drops, timeouts
+        return out, drops, timeouts
     finally:
         for p in procs:
             p.kill()
