@@ -1,7 +1,7 @@
 """A Mininet fabric driven over stdin/stdout, for tests written in other languages
 (the controller's Mininet-backed JUnit tests).
 
-    /usr/bin/python3 -m fairfabric_mn.driver --topo fattree|leafspine --prefix cj --netcfg FILE [--bw MBIT] [--shims]
+    /usr/bin/python3 -m fairfabric_mn.driver --topo fattree|leafspine --prefix cj --netcfg FILE [--bw MBIT] [--shims [--shim-arg=ARG ...]]
         [--core-bw MBIT]   (fat-tree: the aggregation-core cables' rate, default --bw)
 
 Builds and starts the fabric (fabric.py: p4switch instances, hosts), writes its
@@ -355,6 +355,8 @@ def main(argv=None):
     ap.add_argument("--netcfg", required=True, help="where to write the fabric's ONOS network configuration")
     ap.add_argument("--bw", type=float, default=100, help="link rate in Mbit/s (p4switch port rates)")
     ap.add_argument("--shims", action="store_true", help="a host shim on every host (needs $FAIRFABRIC_KAFKA)")
+    ap.add_argument("--shim-arg", action="append", default=[], metavar="ARG",
+                    help="one more host-shim argument for every shim, e.g. --shim-arg=-edge-window --shim-arg=2ms")
     ap.add_argument("--core-bw", type=float, help="fat-tree: rate of the aggregation-core cables in Mbit/s (default --bw)")
     args = ap.parse_args(argv)
     if args.core_bw is not None and (args.topo != "fattree" or args.core_bw <= 0):
@@ -376,7 +378,7 @@ def main(argv=None):
     shims = None
     try:
         if args.shims:
-            shims = ShimSet(net)
+            shims = ShimSet(net, extra=tuple(args.shim_arg))
     except Exception:
         fabric.stop(net)
         raise

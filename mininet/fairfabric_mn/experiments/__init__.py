@@ -16,6 +16,7 @@ MODULES = {
     "zovn-partition-aggregate": "zovn_partition_aggregate",
     "p4te-fct": "p4te_fct",
     "p4te-balance": "p4te_balance",
+    "p4te-ecmp-fct": "p4te_ecmp_fct",
     "aq-isolation": "aq_isolation",
     "vfab-failover": "vfab_failover",
     "vfab-guarantees": "vfab_guarantees",

@@ -10,6 +10,7 @@ import time
 
 from fairfabric_mn import fabric, runstate, vms
 from fairfabric_mn.controller import P4INFO, ControllerProcess, classpath
+from fairfabric_mn.experiments.runner import progress
 from fairfabric_mn.shim import ShimSet
 
 
@@ -30,6 +31,23 @@ def stop_processes(procs):
 def jain_index(xs):
     """Jain's fairness index of the values: 1 when all are equal, 1/n when one carries everything."""
     return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs)) if any(xs) else 0.0
+
+
+def routing_fabric(name, prefix, mode, bw, spines, hosts_per_leaf):
+    """A 2-leaf leaf-spine without shims whose controller routes in mode "p4te" (--routing pinned, the
+    P4TE loop moving the upward routing groups) or "ecmp" (--routing ecmp), with every host in one
+    tenant and no session declared, so nothing is pinned and every packet takes the routing groups."""
+    routing = "ecmp" if mode == "ecmp" else "pinned"
+    progress(name, "%s: building the leaf-spine (2 x %d x %d, %d Mbit/s) and the controller (--routing %s)"
+             % (mode, spines, hosts_per_leaf, bw, routing))
+    f = ControlledFabric(prefix, bw, leaves=2, spines=spines, hosts_per_leaf=hosts_per_leaf,
+                         controller_args=["--routing", routing])
+    try:
+        f.provision("t", list(range(1, 2 * hosts_per_leaf + 1)), [])
+    except Exception:
+        f.close()
+        raise
+    return f
 
 
 class ControlledFabric:

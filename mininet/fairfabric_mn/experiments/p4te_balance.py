@@ -17,7 +17,7 @@ import time
 
 from fairfabric_mn import runstate
 from fairfabric_mn.experiments import plot
-from fairfabric_mn.experiments.fabric_run import ControlledFabric, jain_index, stop_processes, tx_bytes
+from fairfabric_mn.experiments.fabric_run import jain_index, routing_fabric, stop_processes, tx_bytes
 from fairfabric_mn.experiments.runner import Result, progress
 
 NAME = "p4te-balance"
@@ -54,13 +54,9 @@ def events_after(ctl, seq):
 
 def one_mode(mode, seconds):
     uplinks = [(leaf, "spine%d" % s) for leaf in LEAVES for s in range(1, SPINES + 1)]
-    progress(NAME, "%s: building the leaf-spine (2 x %d x %d, %d Mbit/s) and the controller (--routing %s)"
-             % (mode, SPINES, HOSTS_PER_LEAF, BW, "ecmp" if mode == "ecmp" else "pinned"))
-    f = ControlledFabric(PREFIX, BW, leaves=2, spines=SPINES, hosts_per_leaf=HOSTS_PER_LEAF,
-                         controller_args=["--routing", "ecmp" if mode == "ecmp" else "pinned"])
+    f = routing_fabric(NAME, PREFIX, mode, BW, SPINES, HOSTS_PER_LEAF)
     procs = []
     try:
-        f.provision("t", list(range(1, 2 * HOSTS_PER_LEAF + 1)), [])  # hosts only: nothing pinned
         intfs = f.uplink_interfaces(uplinks)
         seen = events_after(f.ctl, 0)
         seq0 = seen[-1]["seq"] if seen else 0

@@ -55,6 +55,12 @@ class GuaranteeFabricTest extends FabricTestBase {
     }
 
     @Override
+    java.util.List<String> driverArgs() {
+        String w = System.getProperty("fairfabric.mininet.edgeWindow", "");
+        return w.isEmpty() ? java.util.List.of() : java.util.List.of("--shim-arg=-edge-window", "--shim-arg=" + w);
+    }
+
+    @Override
     String prefix() {
         return "cg";
     }
