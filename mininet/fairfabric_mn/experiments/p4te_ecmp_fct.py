@@ -22,7 +22,7 @@ import time
 from fairfabric_mn import runstate
 from fairfabric_mn.experiments import flows, plot
 from fairfabric_mn.experiments.fabric_run import routing_fabric, stop_processes
-from fairfabric_mn.experiments.runner import Result, progress
+from fairfabric_mn.experiments.runner import Result, pct, progress
 
 NAME = "p4te-ecmp-fct"
 SUMMARY = "P4TE short-flow FCT vs ECMP under stride and incast patterns at low and high load (Table 1)"
@@ -38,9 +38,10 @@ PREFIX = "xe"
 WORKLOADS = (("stride", "low"), ("stride", "high"), ("incast", "low"), ("incast", "high"))
 
 
-def pct(xs, p):
-    s = sorted(xs)
-    return s[min(len(s) - 1, max(0, int(round(p / 100.0 * len(s) + 0.5)) - 1))] if s else float("nan")
+def fct_pct(xs, p):
+    """pct, NaN for no flows (so that the tables print)."""
+    got = pct(xs, p)
+    return float("nan") if got is None else got
 
 
 def workload(f, script, pattern, load, seconds, seed):
@@ -103,7 +104,7 @@ def one_mode(mode, seconds, workdir, workloads):
         for i, (pattern, load) in enumerate(workloads):
             got = workload(f, script, pattern, load, seconds, seed=i + 1)
             progress(NAME, "%s, %s %s: %d short flows, FCT p50 %.1f ms, p99 %.1f ms, %d failed; long flows %.2f Mbit/s" % (
-                mode, pattern, load, len(got["short_fct_ms"]), pct(got["short_fct_ms"], 50), pct(got["short_fct_ms"], 99),
+                mode, pattern, load, len(got["short_fct_ms"]), fct_pct(got["short_fct_ms"], 50), fct_pct(got["short_fct_ms"], 99),
                 got["short_failed"], got["large_goodput_bps"] / 1e6))
             out["%s/%s" % (pattern, load)] = got
         return out
@@ -129,7 +130,7 @@ def run(quick=False):
     workdir = tempfile.mkdtemp(prefix="fairfabric-p4te-ecmp.")
     out = {mode: one_mode(mode, seconds, workdir, workloads) for mode in ("p4te", "ecmp")}
     res.series("modes", out)
-    stats = {m: {k: {"p50": pct(v["short_fct_ms"], 50), "p99": pct(v["short_fct_ms"], 99),
+    stats = {m: {k: {"p50": fct_pct(v["short_fct_ms"], 50), "p99": fct_pct(v["short_fct_ms"], 99),
                      "mean": sum(v["short_fct_ms"]) / len(v["short_fct_ms"]) if v["short_fct_ms"] else float("nan"),
                      "n": len(v["short_fct_ms"]), "failed": v["short_failed"]} for k, v in out[m].items()} for m in out}
     res.series("fct_stats_ms", stats)

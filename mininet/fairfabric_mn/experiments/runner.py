@@ -48,6 +48,12 @@ def environment():
             "loadavg_start": loadavg(), "commit": _git_commit()}
 
 
+def pct(values, p):
+    """Nearest-rank percentile; None for no values."""
+    s = sorted(values)
+    return s[max(0, min(len(s) - 1, -(-p * len(s) // 100) - 1))] if s else None
+
+
 class Result:
     def __init__(self, name, paper, quick, parameters):
         self.name = name

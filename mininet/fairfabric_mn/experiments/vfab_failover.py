@@ -25,7 +25,7 @@ import threading
 import time
 
 from fairfabric_mn.experiments import plot
-from fairfabric_mn.experiments.runner import ROOT, Result, progress
+from fairfabric_mn.experiments.runner import ROOT, Result, pct, progress
 
 NAME = "vfab-failover"
 SUMMARY = "vFab failover: fail-stop and gray (5 % loss) failures, session moved by the host shim vs the controller's re-allocation"
@@ -60,11 +60,6 @@ def parse(text):
             false = int(f.group(1))
     return failures, false
 
-
-def pct(values, p):
-    """Nearest-rank percentile (as the benchmark prints it)."""
-    s = sorted(values)
-    return s[max(0, min(len(s) - 1, -(-p * len(s) // 100) - 1))] if s else None
 
 
 def follow(path, since, stop):

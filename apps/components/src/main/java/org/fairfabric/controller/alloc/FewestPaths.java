@@ -48,11 +48,11 @@ final class FewestPaths {
             }
         }
         multi.sort((x, y) -> {
-            int c = Double.compare(total(p, split, y), total(p, split, x));
+            int c = Double.compare(a.sessionRate(y), a.sessionRate(x));
             return c != 0 ? c : Integer.compare(x, y);
         });
         for (int s : multi) {
-            double left = total(p, split, s);
+            double left = a.sessionRate(s);
             int whole = roomiestFittingWhole(p, load, s, left);
             if (whole >= 0) {
                 rates[whole] = left;
@@ -111,14 +111,6 @@ final class FewestPaths {
             }
         }
         return best;
-    }
-
-    private static double total(AllocationProblem p, double[] rates, int s) {
-        double t = 0;
-        for (int path = p.firstPath(s); path < p.endPath(s); path++) {
-            t += rates[path];
-        }
-        return t;
     }
 
     /** What the path's links, except those in {@code skip} (when not null), have left. */
