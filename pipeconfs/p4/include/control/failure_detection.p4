@@ -7,7 +7,7 @@
 // neighbour's ingress adds and resets its DM and returns an echo reply; the
 // reply's arrival here computes the batch's loss without division:
 //   sent = um_pass - um_ttl - um_acl, lost = sent - (dm_pass + dm_ttl + dm_acl)
-//   summed over replies until sent >= MIN_BATCH_PACKETS (an echo with no
+//   summed, with its sign, over replies until sent >= MIN_BATCH_PACKETS (an echo with no
 //   traffic while nothing has accumulated is a good batch, and on a failed
 //   port any echo with no traffic is one, dropping what had accumulated), then
 //   bad  = lost * 100 > LOSS_PERCENT * sent
@@ -18,7 +18,9 @@
 // older than max(the request's miss_after_10ms floor, ECHO_MISS_RTTS x the
 // port's smoothed echo round trip). The round trip is measured from the oldest
 // unanswered request to the next reply (srtt = 7/8 srtt + 1/8 sample); after a
-// counted miss the measurement restarts at the new request. Without this a
+// counted miss the measurement restarts at the new request. The reply that
+// follows an unanswered request is not judged: if the request was lost, the
+// neighbour's DM was not reset and the reply's DM spans two intervals. Without this a
 // starved controller or switch that delivers requests in a burst, or answers
 // late, would have a healthy link declared failed.
 // A port whose carrier goes down (a port-status frame p4switch injects on the
@@ -36,6 +38,8 @@ control FailureDetection(inout headers_t hdr,
     register<bit<8>>(PORT_STATE_SIZE) bad_batches;
     register<bit<8>>(PORT_STATE_SIZE) good_batches;
     register<bit<1>>(PORT_STATE_SIZE) echo_outstanding;
+    // 1: a request went out while the previous one was unanswered (see above)
+    register<bit<1>>(PORT_STATE_SIZE) echo_unjudged;
     register<timestamp_t>(PORT_STATE_SIZE) echo_sent_at;
     register<bit<32>>(PORT_STATE_SIZE) echo_srtt_us;
     register<bit<32>>(PORT_STATE_SIZE) batch_sent;
@@ -148,6 +152,9 @@ control FailureDetection(inout headers_t hdr,
                 bit<32> srtt;
                 echo_srtt_us.read(srtt, out_index);
                 timestamp_t waited = meta.now_ingress - sent_at;
+                if (outstanding == 1) {
+                    echo_unjudged.write(out_index, 1);
+                }
                 timestamp_t floor = ((timestamp_t) hdr.echo.miss_after_10ms) * 10000;
                 timestamp_t by_rtt = ((timestamp_t) srtt) * ECHO_MISS_RTTS;
                 if (outstanding == 0) {
@@ -179,38 +186,50 @@ control FailureDetection(inout headers_t hdr,
                 echo_srtt_us.write((bit<32>) port, smoothed);
             }
             echo_outstanding.write((bit<32>) port, 0);
-            bit<32> sent = 0;
-            if (hdr.echo.um_pass > hdr.echo.um_ttl + hdr.echo.um_acl) {
-                sent = hdr.echo.um_pass - hdr.echo.um_ttl - hdr.echo.um_acl;
-            }
-            bit<32> arrived = hdr.echo.dm_pass + hdr.echo.dm_ttl + hdr.echo.dm_acl;
-            bit<32> lost = 0;
-            if (sent > arrived) {
-                lost = sent - arrived;
-            }
-            bit<32> acc_sent;
-            bit<32> acc_lost;
-            batch_sent.read(acc_sent, (bit<32>) port);
-            batch_lost.read(acc_lost, (bit<32>) port);
-            bool idle = sent == 0 && acc_sent == 0;
-            acc_sent = acc_sent + sent;
-            acc_lost = acc_lost + lost;
+            bit<1> unjudged;
+            echo_unjudged.read(unjudged, (bit<32>) port);
+            echo_unjudged.write((bit<32>) port, 0);
             meta.event_raised = false;
-            if ((meta.failed_ports & port_failed_mask(port)) != 0 && sent == 0) {
-                // A failed port whose traffic has moved away: an echo that crossed
-                // with nothing else is a good batch, whatever the open batch held.
-                record_batch(port, false, false, 0);
-                acc_sent = 0;
-                acc_lost = 0;
-            } else if (idle || acc_sent >= MIN_BATCH_PACKETS) {
-                record_batch(port, false, acc_lost * 100 > LOSS_PERCENT * acc_sent, acc_lost);
-                acc_sent = 0;
-                acc_lost = 0;
-            } else {
+            if (unjudged == 1) {
                 echo_misses.write((bit<32>) port, 0);
+            } else {
+                // The loss is accumulated with its sign (two's complement) and
+                // clamped only when the batch is judged: a frame that reaches the
+                // neighbour after the echo (reordered on the way, e.g. by veth
+                // queues on different CPUs) is lost for one reply and found by the
+                // next; clamping each reply at zero turned such shifts into loss.
+                bit<32> sent = 0;
+                if (hdr.echo.um_pass > hdr.echo.um_ttl + hdr.echo.um_acl) {
+                    sent = hdr.echo.um_pass - hdr.echo.um_ttl - hdr.echo.um_acl;
+                }
+                bit<32> arrived = hdr.echo.dm_pass + hdr.echo.dm_ttl + hdr.echo.dm_acl;
+                bit<32> acc_sent;
+                bit<32> acc_lost;
+                batch_sent.read(acc_sent, (bit<32>) port);
+                batch_lost.read(acc_lost, (bit<32>) port);
+                bool idle = sent == 0 && acc_sent == 0;
+                acc_sent = acc_sent + sent;
+                acc_lost = acc_lost + sent - arrived;
+                bit<32> lost = acc_lost;
+                if (acc_lost[31:31] == 1) {
+                    lost = 0;
+                }
+                if ((meta.failed_ports & port_failed_mask(port)) != 0 && sent == 0) {
+                    // A failed port whose traffic has moved away: an echo that crossed
+                    // with nothing else is a good batch, whatever the open batch held.
+                    record_batch(port, false, false, 0);
+                    acc_sent = 0;
+                    acc_lost = 0;
+                } else if (idle || acc_sent >= MIN_BATCH_PACKETS) {
+                    record_batch(port, false, lost * 100 > LOSS_PERCENT * acc_sent, lost);
+                    acc_sent = 0;
+                    acc_lost = 0;
+                } else {
+                    echo_misses.write((bit<32>) port, 0);
+                }
+                batch_sent.write((bit<32>) port, acc_sent);
+                batch_lost.write((bit<32>) port, acc_lost);
             }
-            batch_sent.write((bit<32>) port, acc_sent);
-            batch_lost.write((bit<32>) port, acc_lost);
             if (meta.event_raised) {
                 standard_metadata.egress_spec = CPU_PORT;
             } else {

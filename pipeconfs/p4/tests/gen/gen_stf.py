@@ -441,7 +441,8 @@ holds at least 1000 sent packets (replies add up until then) and is bad when
 strictly more than 4% was lost: the 8% example (UM = [1000, 0, 0],
 DM = [900, 0, 20] -> 80 lost of 1000, bad), the threshold (exactly 4% is good),
 two replies of 500 adding up to one batch, K = 3 consecutive bad batches to fail, a good batch resets the
-count; once failed, replies with traffic only fill a batch and echoes without
+count; loss is summed with its sign over a batch (frames reordered behind one
+echo and counted by the next are not lost); once failed, replies with traffic only fill a batch and echoes without
 traffic are good batches, 10 of them to recover. Each change is
 a packet-in (event port 3, metric LINK_FAILURE, INCREASE = failed, DECREASE =
 recovered, value = packets lost in the batch); other replies are consumed.""")
@@ -451,6 +452,13 @@ recovered, value = packets lost in the batch); other replies are consumed.""")
     half_lossy = echo_frame(2, (500, 0, 0), (470, 0, 0))
     half_clean = echo_frame(2, (500, 0, 0), (490, 0, 0))
     clean = echo_frame(2, (50, 0, 0), (50, 0, 0))
+    held_back = echo_frame(2, (500, 0, 0), (450, 0, 0))
+    found_again = echo_frame(2, (500, 0, 0), (545, 0, 0))
+    t.comment("50 frames reach the neighbour after one echo and are counted by the next (5 really lost):")
+    t.comment("three batches of 5 lost in 1000, all good (clamped per reply they read 50 = 5%: the port failed)")
+    for _ in range(3):
+        t.packet(3, held_back)
+        t.packet(3, found_again)
     t.comment("bad, bad, exactly 4% (good: resets), bad, bad: still healthy")
     for frame in (bad, bad, four, bad, bad):
         t.packet(3, frame)
@@ -592,6 +600,32 @@ misses. Times are the test clock's, in microseconds.""")
     t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, (1, 0, 0), miss_after_10ms=10))
     t.expect(CPU, packet_in(CPU, REASON_EVENT, 3, METRIC_FAILURE, INC, 0xFFFFFFFF))
     pinned(1900100, False)
+    t.write()
+
+
+def vfab_echo_lost_request():
+    t = Stf("vfab_echo_lost_request", """
+The reply that follows an unanswered echo request on port 3 is not judged
+(docs/pipeline.md "vFab failure detection"): if the request was lost, the
+neighbour did not reset its DM, and the next reply's DM counts two intervals
+against one interval's UM, which would cancel real loss in the batch. Here a
+request goes unanswered, the next reply carries DM = 950 for UM = 500, and the
+three 12% batches after it fail the port; judged, that reply would have made
+the first of them good and the port would stay healthy.""")
+    leaf_setup(t)
+    request = ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, miss_after_10ms=10)
+    t.comment("two requests 50 ms apart (not a miss: the floor is 100 ms); the first is never answered")
+    for ts in (100000, 150000):
+        t.packet(CPU, packet_out(3), request, ts=ts)
+        t.expect(3, ethernet(SPINE1, ROUTER, ETH_ECHO) + echo(1, 3, miss_after_10ms=10))
+    t.comment("the reply whose DM spans two intervals: not judged")
+    t.packet(3, echo_frame(2, (500, 0, 0), (950, 0, 0)), ts=160000)
+    lossy = echo_frame(2, (500, 0, 0), (440, 0, 0))
+    t.comment("three batches of two replies, 120 lost in 1000 each: the third fails port 3")
+    for _ in range(5):
+        t.packet(3, lossy)
+    t.packet(3, lossy)
+    t.expect(CPU, packet_in(3, REASON_EVENT, 3, METRIC_FAILURE, INC, 120), lossy)
     t.write()
 
 
@@ -846,6 +880,6 @@ event taking the pass's one E2E clone.""")
 
 if __name__ == "__main__":
     for make in (forwarding, pinned_paths, queue_events, delay_events, aq_vectors, aq_boundaries,
-                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_echo_timing, vfab_port_down, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
+                 aq_virtual_delay, vfab_loss, vfab_echo, vfab_echo_timing, vfab_echo_lost_request, vfab_port_down, vfab_bounce, acl_nonfault, port_counters, ecn_marking, spine, fack):
         make()
     print("wrote", len(os.listdir(OUT)), "files in", OUT)

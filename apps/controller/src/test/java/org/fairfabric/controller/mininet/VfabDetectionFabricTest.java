@@ -10,7 +10,6 @@ import java.util.List;
 import org.fairfabric.controller.Controller;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
@@ -77,9 +76,6 @@ class VfabDetectionFabricTest extends FabricTestBase {
 
     @Test
     @Order(2)
-    @Disabled("open (issue 17): on an idle machine (load 5.74) 3 % loss was declared failed by cjspine1/1"
-            + " (356 packets dropped by the loss setting): losses beyond the injected 3 % (the receiving switch's"
-            + " socket buffer under bursts?) reach the 4 % batch threshold three times in a row; passes under load")
     void threePercentLossIsNotDeclared() throws Exception {
         long after = ctl.lastEventSeq();
         long dropsBefore = admin().lossDrops(LOSSY_PORT);
