@@ -24,8 +24,10 @@ type client struct {
 	info     *p4configv1.P4Info
 }
 
-// dial connects and becomes primary with the given election id.
-func dial(addr string, device, election uint64) (*client, error) {
+// dial connects and, when primary is set, becomes primary with the given
+// election id. Reads need no arbitration, so a reader does not disturb the
+// controller that is primary.
+func dial(addr string, device, election uint64, primary bool) (*client, error) {
 	conn, err := grpc.Dial(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultCallOptions(grpc.MaxCallSendMsgSize(256<<20), grpc.MaxCallRecvMsgSize(256<<20)))
 	if err != nil {
@@ -34,6 +36,9 @@ func dial(addr string, device, election uint64) (*client, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &client{conn: conn, rt: p4v1.NewP4RuntimeClient(conn), cancel: cancel, device: device,
 		election: &p4v1.Uint128{Low: election}}
+	if !primary {
+		return c, nil
+	}
 	c.stream, err = c.rt.StreamChannel(ctx)
 	if err == nil {
 		err = c.stream.Send(&p4v1.StreamMessageRequest{Update: &p4v1.StreamMessageRequest_Arbitration{

@@ -27,6 +27,8 @@ commands:
   set-default TABLE action=ACTION [PARAM=VALUE ...]
                                          modify a table's default action
   read TABLE                             print a table's entries (text format)
+  counter NAME                           print an indirect counter's non-zero cells
+                                         (index, packets, bytes)
   clone-session ID PORT                  insert a clone session with one replica
   direct-meter TABLE [FIELD=VALUE ...] cir=N cburst=N pir=N pburst=N
                                          configure the direct meter of an entry
@@ -47,7 +49,8 @@ func main() {
 		fs.Usage()
 		os.Exit(2)
 	}
-	c, err := dial(*addr, *device, *election)
+	readOnly := args[0] == "read" || args[0] == "counter"
+	c, err := dial(*addr, *device, *election, !readOnly)
 	if err != nil {
 		fatal(err)
 	}
@@ -91,6 +94,13 @@ func main() {
 			fmt.Println(prototext.MarshalOptions{}.Format(e.GetTableEntry()))
 		}
 		fmt.Printf("%d entries\n", len(es))
+	case "counter":
+		if len(args) != 2 {
+			fatal(fmt.Errorf("counter takes one counter"))
+		}
+		info, err := c.p4info()
+		check(err)
+		check(printCounter(c, info, args[1]))
 	case "clone-session":
 		u, err := cloneSessionUpdate(args[1:])
 		check(err)
