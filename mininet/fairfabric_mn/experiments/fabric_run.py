@@ -153,6 +153,23 @@ class ControlledFabric:
             raise RuntimeError("reading %s: %s" % (switch, out.stderr))
         return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
+    AQ_TABLES = ("FabricIngress.aq_classify_outbound.aq_classify_outbound", "FabricIngress.aq_ingress.aq_table",
+                 "FabricEgress.aq_classify_inbound.aq_classify_inbound", "FabricEgress.aq_egress.aq_table")
+
+    def wait_aqs(self, switch, outbound, inbound=None, timeout=60):
+        """Waits until the switch classifies `outbound` hosts into outbound AQs (and, if given,
+        `inbound` into inbound ones); returns its AQ entries (every AQ table)."""
+        deadline = time.time() + timeout
+        while True:
+            entries = self.read_entries(switch, *self.AQ_TABLES)
+            count = lambda t: len([e for e in entries if e["table"] == t])
+            if count(self.AQ_TABLES[0]) == outbound and inbound in (None, count(self.AQ_TABLES[2])):
+                return entries
+            if time.time() > deadline:
+                raise RuntimeError("no %d outbound and %s inbound AQs on %s within %d s: %s\n%s" % (
+                    outbound, inbound, switch, timeout, entries, self.ctl.log_tail()))
+            time.sleep(1)
+
     def uplink_interfaces(self, uplinks):
         """{(a, b): the name of switch a's interface on its cable to switch b} for (a, b) pairs of switch
         names without the prefix, e.g. ("leaf1", "spine2")."""

@@ -136,7 +136,7 @@ class AllocationDataPlaneTest {
         assertEquals(param(out.get(0), 0), new java.math.BigInteger(1, aqIn.get(0).getMatch(0).getExact().getValue().toByteArray()).longValue());
         assertEquals(0, param(out.get(0), 1));
         long rateFp = param(aqIn.get(0), 1);
-        assertEquals(s2.totalBps() / 8 / 1e6 * 65536, rateFp, 1.0);
+        assertEquals(s2.totalBps() * AllocationDataPlane.AQ_RATE_PER_ALLOCATED / 8 / 1e6 * 65536, rateFp, 1.0);
         assertEquals(30e6, s2.totalBps(), 1e-3 * 30e6);
         List<TableEntry> inbound = leaf2.get("FabricEgress.aq_classify_inbound.aq_classify_inbound");
         List<TableEntry> aqEg = leaf2.get("FabricEgress.aq_egress.aq_table");
