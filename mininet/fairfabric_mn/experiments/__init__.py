@@ -18,6 +18,7 @@ MODULES = {
     "p4te-balance": "p4te_balance",
     "p4te-ecmp-fct": "p4te_ecmp_fct",
     "aq-isolation": "aq_isolation",
+    "aq-vm-profile": "aq_vm_profile",
     "vfab-failover": "vfab_failover",
     "vfab-guarantees": "vfab_guarantees",
     "vfab-incast": "vfab_incast",
