@@ -2,14 +2,21 @@ package org.fairfabric.controller.alloc;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.core.allocator.Allocation;
+import org.fairfabric.core.allocator.AllocationProblem;
 import org.fairfabric.core.allocator.ExactAllocator;
 import org.fairfabric.core.allocator.InfeasibleProblemException;
 import org.fairfabric.core.allocator.WarmStart;
+import org.fairfabric.core.model.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +29,11 @@ import org.slf4j.LoggerFactory;
  * change of its burst. So a lone change costs no waiting, a burst of REST calls costs at most two
  * solves, and no solve runs on a request thread. A round takes a snapshot of the inputs, builds the
  * problem ({@link ProblemAdapter}), solves it with {@link ExactAllocator} from the previous
- * round's warm start, and hands the result on. When the guarantees cannot be met, the previous
+ * round's warm start, and hands the result on. When only sessions came or went since the
+ * allocation in force, the round first hands on an interim allocation computed from it
+ * ({@link ArrivalAllocation}: the others keep their rates where they can, each newcomer gets its
+ * fair share of one path), because the exact solve can take seconds on a large fabric;
+ * the exact result follows and replaces it. When the guarantees cannot be met, the previous
  * allocation stays in force and the listener hears which links are the bottleneck.
  */
 public final class AllocationLoop {
@@ -46,6 +57,11 @@ public final class AllocationLoop {
 
     // owned by the scheduler's thread
     private WarmStart warm;
+    /** The inputs of the allocation in force. */
+    private AllocationInputs inForce;
+    /** The last model built, and its inputs: the next build reuses its paths. */
+    private AllocationModel built;
+    private AllocationInputs builtFrom;
     private long rounds;
     private volatile long solves;
     private volatile AllocationResult current;
@@ -122,12 +138,20 @@ public final class AllocationLoop {
                 return; // no network configuration yet
             }
             long round = ++rounds;
-            AllocationModel model = ProblemAdapter.build(in);
+            AllocationModel model = ProblemAdapter.build(in, builtFrom, built);
+            built = model;
+            builtFrom = in;
             String now = Instant.ofEpochMilli(scheduler.nowMillis()).toString();
             AllocationResult result;
             if (model.problem() == null) {
                 result = AllocationResult.empty(round, now, model);
             } else {
+                AllocationResult interim = interim(round, now, in, model);
+                if (interim != null) {
+                    current = interim;
+                    inForce = in;
+                    listener.allocated(interim);
+                }
                 solves++;
                 Allocation a;
                 long t0 = System.nanoTime();
@@ -151,10 +175,76 @@ public final class AllocationLoop {
                 result = AllocationResult.of(round, now, model, a);
             }
             current = result;
+            inForce = in;
             listener.allocated(result);
         } catch (RuntimeException e) {
             LOG.error("allocation round {} failed; the previous allocation stays in force", rounds, e);
         }
+    }
+
+    /**
+     * The interim allocation for the sessions that came and went since the allocation in force,
+     * when nothing else changed and {@link ArrivalAllocation} finds one; null otherwise.
+     */
+    private AllocationResult interim(long round, String now, AllocationInputs in, AllocationModel model) {
+        AllocationResult before = current;
+        if (before == null || inForce == null || !onlySessionsChanged(inForce, in)) {
+            return null;
+        }
+        Set<String> ids = new HashSet<>();
+        in.sessions().forEach(s -> ids.add(s.id));
+        long left = inForce.sessions().stream().filter(s -> !ids.contains(s.id)).count();
+        if (left == 0 && ids.size() == inForce.sessions().size()) {
+            return null; // nothing came or went
+        }
+        long t0 = System.nanoTime();
+        Map<String, Map<Integer, Double>> rates = new HashMap<>();
+        for (SessionAllocation s : before.sessions()) {
+            Map<Integer, Double> byPath = new HashMap<>();
+            s.paths().forEach(p -> byPath.put(p.pathId(), p.rateBps()));
+            rates.put(s.session().id, byPath);
+        }
+        AllocationProblem p = model.problem();
+        double[] inForceRates = new double[p.pathCount()];
+        List<Integer> newcomers = new ArrayList<>();
+        for (int i = 0; i < model.sessions().size(); i++) {
+            Map<Integer, Double> byPath = rates.get(model.sessions().get(i).id);
+            if (byPath == null) {
+                newcomers.add(i);
+                continue;
+            }
+            List<Path> paths = model.paths().get(i);
+            for (int j = 0; j < paths.size(); j++) {
+                inForceRates[p.firstPath(i) + j] = byPath.getOrDefault(paths.get(j).id(), 0.0);
+            }
+        }
+        double[] interim = ArrivalAllocation.of(p, inForceRates, newcomers.stream().mapToInt(Integer::intValue).toArray());
+        if (interim == null) {
+            LOG.info("allocation round {}: {} arrival(s), {} departure(s), no interim allocation keeps every guarantee; the exact solve decides",
+                    round, newcomers.size(), left);
+            return null;
+        }
+        AllocationResult result = AllocationResult.interim(round, now, model, interim);
+        LOG.info("allocation round {}: interim allocation for {} arrival(s), {} departure(s) in {} ms; the exact solve follows",
+                round, newcomers.size(), left, String.format("%.1f", (System.nanoTime() - t0) / 1e6));
+        return result;
+    }
+
+    /** Whether {@code after} differs from {@code before} in its sessions alone, each either new, gone or as it was. */
+    static boolean onlySessionsChanged(AllocationInputs before, AllocationInputs after) {
+        if (before.config() != after.config() || !before.tenants().equals(after.tenants()) || !before.hosts().equals(after.hosts())
+                || !before.downLinks().equals(after.downLinks()) || !before.idleSessions().equals(after.idleSessions())) {
+            return false;
+        }
+        Map<String, SessionDto> was = new HashMap<>();
+        before.sessions().forEach(s -> was.put(s.id, s));
+        for (SessionDto s : after.sessions()) {
+            SessionDto old = was.get(s.id);
+            if (old != null && !old.equals(s)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The link ids an {@link InfeasibleProblemException}'s message names ("bottleneck links include "a", "b""). */
