@@ -11,7 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,10 +46,22 @@ class AllocationLoopTest {
         public void infeasible(long round, String message, List<String> bottlenecks) {
             infeasible.add(bottlenecks);
         }
-    }, clock, new ExactAllocator(1e-8, 200), QUIET, MAX_DELAY);
+    }, clock, new ExactAllocator(1e-8, 200), solver(), QUIET, MAX_DELAY);
+    /** Solves wait here until the test runs them (null: solves run within their round). */
+    Deque<Runnable> solverQueue;
 
     AllocationLoop loop() {
         return loop;
+    }
+
+    java.util.concurrent.Executor solver() {
+        return task -> {
+            if (solverQueue == null) {
+                task.run();
+            } else {
+                solverQueue.add(task);
+            }
+        };
     }
 
     void set(List<TenantDto> tenants, List<SessionDto> sessions) {
@@ -131,6 +145,56 @@ class AllocationLoopTest {
         assertEquals(1e8 / 3, rate(interim, "s3"), 1e-6 * 1e8);
         assertEquals(5e7, rate(loop.current(), "s1"), 1e-6 * 1e8);
         assertEquals(5e7, rate(loop.current(), "s3"), 1e-6 * 1e8);
+    }
+
+    @Test
+    void arrivalsDuringASolveGetInterimAllocationsAndTheSolveLandsWithThemThenTheyAreSolved() {
+        solverQueue = new ArrayDeque<>();
+        List<TenantDto> tenants = List.of(tenant("blue", 1, null), tenant("red", 1, null));
+        SessionDto s1 = session("s1", "blue", "h1", "h3", null);
+        SessionDto s2 = session("s2", "red", "h2", "h4", null);
+        setSessions(tenants, List.of(s1));
+        loop.changed("start");
+        clock.advance(0);
+        assertTrue(allocated.isEmpty(), "the first solve is still running");
+        solverQueue.poll().run();
+        clock.advance(0);
+        assertEquals(1e8, rate(loop.current(), "s1"), 1e-6 * 1e8);
+
+        setSessions(tenants, List.of(s1, s2));
+        clock.advance(QUIET);
+        loop.changed("session.added s2");
+        clock.advance(0);
+        assertTrue(loop.current().interim());
+        assertEquals(1, solverQueue.size(), "its solve runs");
+        assertEquals(5e7, rate(loop.current(), "s2"), 1e-6 * 1e8);
+
+        SessionDto s3 = session("s3", "red", "h2", "h3", null);
+        setSessions(tenants, List.of(s1, s2, s3));
+        clock.advance(QUIET);
+        loop.changed("session.added s3"); // while s2's solve runs
+        clock.advance(0);
+        assertTrue(loop.current().interim());
+        assertTrue(rate(loop.current(), "s3") > 0);
+        assertEquals(1, solverQueue.size(), "one solve at a time");
+        assertEquals(2, loop.solves());
+
+        solverQueue.poll().run(); // s2's solve lands: in force with s3 placed on it, then s3's solve
+        clock.advance(0);
+        AllocationResult landed = loop.current();
+        assertTrue(landed.interim(), "the exact answer for s1, s2 with s3 placed on it");
+        assertEquals(List.of("s1", "s2", "s3"), landed.sessions().stream().map(s -> s.session().id).toList());
+        assertEquals(1, solverQueue.size());
+        solverQueue.poll().run();
+        clock.advance(0);
+        AllocationResult exact = loop.current();
+        assertFalse(exact.interim());
+        assertEquals(3, loop.solves());
+        // red's weight 1 is shared by s2 and s3: blue 1/2, each red session 1/4 on the shared uplink
+        assertEquals(5e7, rate(exact, "s1"), 1e-6 * 1e8);
+        assertEquals(2.5e7, rate(exact, "s2"), 1e-6 * 1e8);
+        assertEquals(2.5e7, rate(exact, "s3"), 1e-6 * 1e8);
+        assertEquals(0, solverQueue.size());
     }
 
     @Test
