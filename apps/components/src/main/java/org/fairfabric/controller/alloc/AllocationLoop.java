@@ -152,6 +152,7 @@ public final class AllocationLoop {
                 return; // no network configuration yet
             }
             long round = ++rounds;
+            long started = System.nanoTime();
             AllocationModel model = ProblemAdapter.build(in, builtFrom, built);
             built = model;
             builtFrom = in;
@@ -160,7 +161,7 @@ public final class AllocationLoop {
                 putInForce(AllocationResult.empty(round, now(), model), in);
                 return;
             }
-            AllocationResult interim = interim(round, in, model, current, inForce);
+            AllocationResult interim = interim(round, in, model, current, inForce, started);
             if (interim != null) {
                 putInForce(interim, in);
             }
@@ -231,7 +232,7 @@ public final class AllocationLoop {
                 if (latest) {
                     putInForce(exact, in);
                 } else if (built.problem() != null) {
-                    AllocationResult interim = interim(builtRound, builtFrom, built, exact, in);
+                    AllocationResult interim = interim(builtRound, builtFrom, built, exact, in, System.nanoTime());
                     if (interim != null) {
                         putInForce(interim, builtFrom);
                     }
@@ -262,9 +263,10 @@ public final class AllocationLoop {
     /**
      * The interim allocation of {@code model} (built from {@code in}) for the sessions that came and
      * went since {@code before} (computed from {@code beforeIn}), when nothing else changed and
-     * {@link ArrivalAllocation} finds one; null otherwise.
+     * {@link ArrivalAllocation} finds one; null otherwise. {@code started}: when the work for it began (System.nanoTime).
      */
-    private AllocationResult interim(long round, AllocationInputs in, AllocationModel model, AllocationResult before, AllocationInputs beforeIn) {
+    private AllocationResult interim(long round, AllocationInputs in, AllocationModel model, AllocationResult before, AllocationInputs beforeIn,
+                                     long started) {
         if (before == null || beforeIn == null || !onlySessionsChanged(beforeIn, in)) {
             return null;
         }
@@ -274,7 +276,6 @@ public final class AllocationLoop {
         if (left == 0 && ids.size() == beforeIn.sessions().size()) {
             return null; // nothing came or went
         }
-        long t0 = System.nanoTime();
         Map<String, Map<Integer, Double>> rates = new HashMap<>();
         for (SessionAllocation s : before.sessions()) {
             Map<Integer, Double> byPath = new HashMap<>();
@@ -302,8 +303,8 @@ public final class AllocationLoop {
             return null;
         }
         AllocationResult result = AllocationResult.interim(round, now(), model, interim);
-        LOG.info("allocation round {}: interim allocation for {} arrival(s), {} departure(s) in {} ms; the exact solve follows",
-                round, newcomers.size(), left, String.format("%.1f", (System.nanoTime() - t0) / 1e6));
+        LOG.info("allocation round {}: interim allocation for {} arrival(s), {} departure(s) in {} ms (model build included); the exact solve follows",
+                round, newcomers.size(), left, String.format("%.1f", (System.nanoTime() - started) / 1e6));
         return result;
     }
 

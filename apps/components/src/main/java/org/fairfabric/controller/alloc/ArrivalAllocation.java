@@ -8,19 +8,19 @@ import org.fairfabric.core.allocator.AllocationProblem;
 
 /**
  * A feasible allocation for sessions that arrived, computed from the one in force without solving,
- * to be in force until the exact solve that follows replaces it (docs/controller.md, "Arrivals").
+ * to be in force until the exact solve that follows replaces it (docs/controller.md, "Arrivals and departures").
  * Every other session keeps its path rates, except where a newcomer needs room. Each newcomer, in
  * turn, goes whole on one path, the one of its candidates that gives it the most, where a path
  * gives its narrowest link's weighted fair share ({@link #share}: what the proportional-fair
  * optimum gives on a single bottleneck), within the newcomer's demand, at least its guaranteed
  * minimum, and at most what the link has left once every other session on it is down to its floor
  * (the part of its own minimum its other paths do not carry). On each link of that path that is
- * then over capacity, the other sessions give up the excess weighted max-min (the largest by weight
- * come down first, none below its floor), each spreading its cut over its paths on the link in
- * proportion to their rates. So no link exceeds its capacity and every session keeps its guarantee; when that cannot
- * be done (no path has room for a newcomer's guarantee, or a kept session is below its minimum in
- * the new problem, as after a departure that raises its tenant's per-session share), there is no
- * interim allocation and the exact solve alone decides.
+ * then over capacity, the other sessions give up the excess weighted max-min (those with the most
+ * per unit of weight come down first, none below its floor), each spreading its cut over its paths
+ * on the link in proportion to their rates. So no link exceeds its capacity and every session keeps
+ * its guarantee; when that cannot be done (no path has room for a newcomer's guarantee, or a kept
+ * session is below its minimum in the new problem, as after a departure that raises its tenant's
+ * per-session share), there is no interim allocation and the exact solve alone decides.
  */
 final class ArrivalAllocation {
     /** Relative tolerance for rounding in the capacity and guarantee checks. */
@@ -205,23 +205,31 @@ final class ArrivalAllocation {
      */
     private static Map<Integer, List<int[]>> sessionsOn(AllocationProblem p, int n) {
         Map<Integer, List<int[]>> out = new HashMap<>();
+        boolean[] mark = new boolean[p.linkCount()];
         for (int q = p.firstPath(n); q < p.endPath(n); q++) {
             for (int k = 0; k < p.pathLength(q); k++) {
                 out.put(p.pathLink(q, k), new ArrayList<>());
+                mark[p.pathLink(q, k)] = true;
             }
         }
         for (int i = 0; i < p.sessionCount(); i++) {
             if (i == n) {
                 continue;
             }
-            Map<Integer, List<Integer>> mine = new HashMap<>();
+            Map<Integer, List<Integer>> mine = null;
             for (int q = p.firstPath(i); q < p.endPath(i); q++) {
                 for (int k = 0; k < p.pathLength(q); k++) {
                     int e = p.pathLink(q, k);
-                    if (out.containsKey(e)) {
+                    if (mark[e]) {
+                        if (mine == null) {
+                            mine = new HashMap<>();
+                        }
                         mine.computeIfAbsent(e, x -> new ArrayList<>()).add(q);
                     }
                 }
+            }
+            if (mine == null) {
+                continue;
             }
             for (Map.Entry<Integer, List<Integer>> m : mine.entrySet()) {
                 int[] s = new int[m.getValue().size() + 1];

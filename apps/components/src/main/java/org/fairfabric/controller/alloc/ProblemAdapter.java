@@ -3,7 +3,6 @@ package org.fairfabric.controller.alloc;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -120,16 +119,7 @@ public final class ProblemAdapter {
         Map<SessionKey, Double> weights = SessionWeights.compute(coreTenants, coreSessions);
 
         AllocationProblemBuilder b = new AllocationProblemBuilder();
-        Set<String> linkIds = new LinkedHashSet<>();
-        for (List<Path> ps : paths) {
-            for (Path p : ps) {
-                for (Link l : p.links()) {
-                    if (linkIds.add(l.id())) {
-                        b.addLink(l.id(), l.capacityBps());
-                    }
-                }
-            }
-        }
+        Map<String, Integer> linkIndex = new HashMap<>(); // links in the order the sessions' paths first use them
         for (int i = 0; i < routable.size(); i++) {
             SessionDto s = routable.get(i);
             TenantDto t = tenants.get(s.tenantId);
@@ -139,13 +129,22 @@ public final class ProblemAdapter {
                 demand = Math.min(demand, IDLE_DEMAND_BPS);
             }
             double guarantee = t.minBandwidthBps == null || idle ? 0 : (double) t.minBandwidthBps / perTenant.get(s.tenantId);
-            List<List<String>> linkPaths = new ArrayList<>();
-            for (Path p : paths.get(i)) {
-                List<String> ids = new ArrayList<>();
-                p.links().forEach(l -> ids.add(l.id()));
-                linkPaths.add(ids);
+            int[][] linkPaths = new int[paths.get(i).size()][];
+            for (int j = 0; j < linkPaths.length; j++) {
+                List<Link> links = paths.get(i).get(j).links();
+                linkPaths[j] = new int[links.size()];
+                for (int k = 0; k < links.size(); k++) {
+                    Link l = links.get(k);
+                    Integer e = linkIndex.get(l.id());
+                    if (e == null) {
+                        e = linkIndex.size();
+                        linkIndex.put(l.id(), e);
+                        b.addLink(l.id(), l.capacityBps());
+                    }
+                    linkPaths[j][k] = e;
+                }
             }
-            b.addSession(s.id, weights.get(new SessionKey(s.srcHost, s.dstHost)), demand, Math.min(guarantee, demand), linkPaths);
+            b.addSessionByIndex(s.id, weights.get(new SessionKey(s.srcHost, s.dstHost)), demand, Math.min(guarantee, demand), linkPaths);
         }
         return new AllocationModel(b.build(), routable, paths, unroutable, topo, shims, guaranteed);
     }
