@@ -263,7 +263,8 @@ public final class AllocationLoop {
     /**
      * The interim allocation of {@code model} (built from {@code in}) for the sessions that came and
      * went since {@code before} (computed from {@code beforeIn}), when nothing else changed and
-     * {@link ArrivalAllocation} finds one; null otherwise. {@code started}: when the work for it began (System.nanoTime).
+     * {@link ArrivalAllocation} finds one; null otherwise. {@code started}: when the work for it
+     * began ({@link System#nanoTime}), for the log.
      */
     private AllocationResult interim(long round, AllocationInputs in, AllocationModel model, AllocationResult before, AllocationInputs beforeIn,
                                      long started) {
