@@ -5,8 +5,9 @@
 #   each timed to the new rates in force at every affected shim (their /rates), beside a table
 #   published straight to a shim (Kafka + the shim's apply) in the same run.
 # In-process: the controller's allocation loop (quiet period, allocator, rates tables, Kafka sink) with
-#   10,000 sessions on a k=16 fat-tree; 20 arrivals, each timed to every changed table consumed from
-#   Kafka, beside one record produced and consumed on the same topic in the same run.
+#   10,000 sessions on a k=16 fat-tree; 20 arrivals, each timed to every changed table of the first
+#   allocation with it (the interim one) consumed from Kafka, and to its exact allocation, beside one
+#   record produced and consumed on the same topic in the same run.
 # Starts the project's Kafka broker when none runs (and stops it after).
 ff_bench_loop_main() {
     local root="$FF_ROOT" mininet=1 local=1 arrivals=20
@@ -16,7 +17,7 @@ ff_bench_loop_main() {
             --local-only) mininet=0; shift ;;
             --arrivals) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "bench loop: --arrivals takes a positive number" >&2; return 2; }
                 arrivals="$2"; shift 2 ;;
-            -h|--help) sed -n 's/^# \{0,1\}//p' "$root/tools/bench/loop.sh" | sed -n '2,10p'; return 0 ;;
+            -h|--help) sed -n 's/^# \{0,1\}//p' "$root/tools/bench/loop.sh" | sed -n '2,11p'; return 0 ;;
             *) echo "bench loop: unknown argument '$1'" >&2; return 2 ;;
         esac
     done

@@ -3,6 +3,8 @@ package org.fairfabric.controller.alloc;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.fairfabric.api.dto.LinkDto;
 import org.fairfabric.api.service.EventLog;
@@ -22,8 +24,9 @@ import p4.v1.P4RuntimeOuterClass.Entity;
 
 /**
  * Allocation (the Promenade loop): after a change of the tenants, weights, hosts, sessions, the
- * topology or a link's state, a round on this component's thread solves the weighted
- * proportional-fair per-session, per-path rates and puts them in force ({@link AllocationApplier}):
+ * topology or a link's state, a round on this component's thread has the weighted proportional-fair
+ * per-session, per-path rates solved (on a solver thread of its own; after arrivals and departures
+ * an interim allocation goes in force first) and puts them in force ({@link AllocationApplier}):
  * REST view, the switches' path classifiers, the shims' rates tables, then {@link ControlEvent.Allocated}.
  */
 public final class AllocationComponent extends Component {
@@ -39,6 +42,11 @@ public final class AllocationComponent extends Component {
     public static final double TOLERANCE = 1e-6;
 
     private final AllocationLoop loop;
+    private final ExecutorService solver = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "ff-allocation-solve");
+        t.setDaemon(true);
+        return t;
+    });
     private final RatesSink ratesSink;
     private final RatesPublisher rates;
     private final DeviceSlices<Entity> slice;
@@ -71,7 +79,7 @@ public final class AllocationComponent extends Component {
                 entries ? new AllocationDataPlane(new AllocationEntities(p4)) : null, slice, rates,
                 r -> bus.post(new ControlEvent.Allocated(r)));
         loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get())), applier, Scheduler.singleThread(executor()),
-                new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), QUIET_MS, MAX_DELAY_MS);
+                new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), solver, QUIET_MS, MAX_DELAY_MS);
     }
 
     static AllocationInputs inputs(FabricService fabric, NetworkView network, NetworkConfig cfg) {
@@ -151,6 +159,7 @@ public final class AllocationComponent extends Component {
     @Override
     protected void stop() {
         loop.close();
+        solver.shutdownNow();
         if (ratesSink instanceof AutoCloseable) {
             try {
                 ((AutoCloseable) ratesSink).close();

@@ -2,14 +2,23 @@ package org.fairfabric.controller.alloc;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.core.allocator.Allocation;
+import org.fairfabric.core.allocator.AllocationProblem;
 import org.fairfabric.core.allocator.ExactAllocator;
 import org.fairfabric.core.allocator.InfeasibleProblemException;
 import org.fairfabric.core.allocator.WarmStart;
+import org.fairfabric.core.model.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,9 +30,16 @@ import org.slf4j.LoggerFactory;
  * change has come for {@code quietMillis}, or at the latest {@code maxDelayMillis} after the first
  * change of its burst. So a lone change costs no waiting, a burst of REST calls costs at most two
  * solves, and no solve runs on a request thread. A round takes a snapshot of the inputs, builds the
- * problem ({@link ProblemAdapter}), solves it with {@link ExactAllocator} from the previous
- * round's warm start, and hands the result on. When the guarantees cannot be met, the previous
- * allocation stays in force and the listener hears which links are the bottleneck.
+ * problem ({@link ProblemAdapter}) and has it solved by {@link ExactAllocator} from the previous
+ * solve's warm start, on the solver's thread, one solve at a time; the answer comes back to the
+ * scheduler's thread and is handed on. The exact solve can take seconds to minutes on a large
+ * fabric, so when only sessions came or went since the allocation in force, the round first hands
+ * on an interim allocation computed from it ({@link ArrivalAllocation}: the others keep their
+ * rates where they can, each newcomer gets its fair share of one path), and rounds go on while a
+ * solve runs; the exact result replaces the interim one (with an interim allocation from it for
+ * the sessions that came or went meanwhile, then their own solve). When the guarantees cannot be
+ * met, the previous allocation stays in force and the listener hears which links are the
+ * bottleneck.
  */
 public final class AllocationLoop {
     private static final Logger LOG = LoggerFactory.getLogger(AllocationLoop.class);
@@ -33,6 +49,7 @@ public final class AllocationLoop {
     private final AllocationListener listener;
     private final Scheduler scheduler;
     private final ExactAllocator allocator;
+    private final Executor solver;
     private final long quietMillis;
     private final long maxDelayMillis;
 
@@ -46,12 +63,24 @@ public final class AllocationLoop {
 
     // owned by the scheduler's thread
     private WarmStart warm;
+    /** The inputs of the allocation in force. */
+    private AllocationInputs inForce;
+    /** The last model built, and its inputs: the next build reuses its paths. */
+    private AllocationModel built;
+    private AllocationInputs builtFrom;
+    private long builtRound;
+    /** Whether an exact solve is running (at most one at a time). */
+    private boolean solving;
     private long rounds;
     private volatile long solves;
     private volatile AllocationResult current;
 
+    /**
+     * @param solver where the exact solves run, one at a time, so that rounds (and interim
+     *               allocations) go on meanwhile; {@code Runnable::run} solves within the round
+     */
     public AllocationLoop(Supplier<AllocationInputs> inputs, AllocationListener listener, Scheduler scheduler,
-                          ExactAllocator allocator, long quietMillis, long maxDelayMillis) {
+                          ExactAllocator allocator, Executor solver, long quietMillis, long maxDelayMillis) {
         if (quietMillis < 0 || maxDelayMillis < quietMillis) {
             throw new IllegalArgumentException("need 0 <= quiet <= max delay, got " + quietMillis + ", " + maxDelayMillis);
         }
@@ -59,6 +88,7 @@ public final class AllocationLoop {
         this.listener = listener;
         this.scheduler = scheduler;
         this.allocator = allocator;
+        this.solver = solver;
         this.quietMillis = quietMillis;
         this.maxDelayMillis = maxDelayMillis;
     }
@@ -122,39 +152,178 @@ public final class AllocationLoop {
                 return; // no network configuration yet
             }
             long round = ++rounds;
-            AllocationModel model = ProblemAdapter.build(in);
-            String now = Instant.ofEpochMilli(scheduler.nowMillis()).toString();
-            AllocationResult result;
+            long started = System.nanoTime();
+            AllocationModel model = ProblemAdapter.build(in, builtFrom, built);
+            built = model;
+            builtFrom = in;
+            builtRound = round;
             if (model.problem() == null) {
-                result = AllocationResult.empty(round, now, model);
-            } else {
-                solves++;
-                Allocation a;
-                long t0 = System.nanoTime();
-                boolean warmStarted = warm != null;
-                try {
-                    a = allocator.solve(model.problem(), warm);
-                } catch (InfeasibleProblemException e) {
-                    List<String> links = bottlenecks(e.getMessage());
-                    LOG.warn("allocation round {}: {}; the previous allocation stays in force", round, e.getMessage());
-                    listener.infeasible(round, e.getMessage(), links);
-                    return;
+                putInForce(AllocationResult.empty(round, now(), model), in);
+                return;
+            }
+            AllocationResult interim = interim(round, in, model, current, inForce, started);
+            if (interim != null) {
+                putInForce(interim, in);
+            }
+            if (!solving) {
+                solve(round, in, model);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("allocation round {} failed; the previous allocation stays in force", rounds, e);
+        }
+    }
+
+    /** Starts the exact solve of {@code model} on the solver; its answer comes back to the scheduler's thread ({@link #solved}). */
+    private void solve(long round, AllocationInputs in, AllocationModel model) {
+        solving = true;
+        solves++;
+        WarmStart from = warm;
+        solver.execute(() -> {
+            long t0 = System.nanoTime();
+            Allocation a = null;
+            InfeasibleProblemException infeasible = null;
+            try {
+                a = allocator.solve(model.problem(), from);
+            } catch (InfeasibleProblemException e) {
+                infeasible = e;
+            } catch (RuntimeException e) {
+                LOG.error("allocation round {}: the exact solve failed; the allocation in force stays", round, e);
+            }
+            Allocation answer = a;
+            InfeasibleProblemException refused = infeasible;
+            double ms = (System.nanoTime() - t0) / 1e6;
+            try {
+                scheduler.schedule(() -> solved(round, in, model, answer, refused, from != null, ms), 0);
+            } catch (RejectedExecutionException closing) {
+                // the loop's thread has stopped: nobody is left to put it in force
+            }
+        });
+    }
+
+    /**
+     * An exact solve's answer, on the scheduler's thread. When the inputs are still those it solved,
+     * it goes in force. When sessions alone came or went since, it goes in force with them, as an
+     * interim allocation again ({@link ArrivalAllocation} from it); after any other change it is only
+     * a warm start. Either way, changed inputs are solved next.
+     */
+    private void solved(long round, AllocationInputs in, AllocationModel model, Allocation a, InfeasibleProblemException infeasible,
+                        boolean warmStarted, double ms) {
+        solving = false;
+        if (isClosed()) {
+            return;
+        }
+        try {
+            boolean latest = builtFrom.equals(in);
+            if (infeasible != null) {
+                LOG.warn("allocation round {}: {}; the previous allocation stays in force", round, infeasible.getMessage());
+                if (latest) {
+                    listener.infeasible(round, infeasible.getMessage(), bottlenecks(infeasible.getMessage()));
                 }
+            } else if (a != null) {
                 warm = a.warmStart();
                 LOG.info("allocation round {}: {} sessions, {} paths, {} links solved in {} ms ({} iterations, {}, gap {})",
                         round, model.problem().sessionCount(), model.problem().pathCount(), model.problem().linkCount(),
-                        String.format("%.1f", (System.nanoTime() - t0) / 1e6), a.iterations(), warmStarted ? "warm start" : "cold start",
+                        String.format("%.1f", ms), a.iterations(), warmStarted ? "warm start" : "cold start",
                         String.format("%.1e", a.relativeGap()));
                 if (!a.converged()) {
                     LOG.warn("allocation round {}: not converged (relative gap {}); using the best iterate", round, a.relativeGap());
                 }
-                result = AllocationResult.of(round, now, model, a);
+                AllocationResult exact = AllocationResult.of(round, now(), model, a);
+                if (latest) {
+                    putInForce(exact, in);
+                } else if (built.problem() != null) {
+                    AllocationResult interim = interim(builtRound, builtFrom, built, exact, in, System.nanoTime());
+                    if (interim != null) {
+                        putInForce(interim, builtFrom);
+                    }
+                }
             }
-            current = result;
-            listener.allocated(result);
+            if (!latest && built.problem() != null) {
+                solve(builtRound, builtFrom, built);
+            }
         } catch (RuntimeException e) {
-            LOG.error("allocation round {} failed; the previous allocation stays in force", rounds, e);
+            LOG.error("allocation round {} failed; the previous allocation stays in force", round, e);
         }
+    }
+
+    private void putInForce(AllocationResult result, AllocationInputs in) {
+        current = result;
+        inForce = in;
+        listener.allocated(result);
+    }
+
+    private String now() {
+        return Instant.ofEpochMilli(scheduler.nowMillis()).toString();
+    }
+
+    private synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * The interim allocation of {@code model} (built from {@code in}) for the sessions that came and
+     * went since {@code before} (computed from {@code beforeIn}), when nothing else changed and
+     * {@link ArrivalAllocation} finds one; null otherwise. {@code started}: when the work for it
+     * began ({@link System#nanoTime}), for the log.
+     */
+    private AllocationResult interim(long round, AllocationInputs in, AllocationModel model, AllocationResult before, AllocationInputs beforeIn,
+                                     long started) {
+        if (before == null || beforeIn == null || !onlySessionsChanged(beforeIn, in)) {
+            return null;
+        }
+        Set<String> ids = new HashSet<>();
+        in.sessions().forEach(s -> ids.add(s.id));
+        long left = beforeIn.sessions().stream().filter(s -> !ids.contains(s.id)).count();
+        if (left == 0 && ids.size() == beforeIn.sessions().size()) {
+            return null; // nothing came or went
+        }
+        Map<String, Map<Integer, Double>> rates = new HashMap<>();
+        for (SessionAllocation s : before.sessions()) {
+            Map<Integer, Double> byPath = new HashMap<>();
+            s.paths().forEach(p -> byPath.put(p.pathId(), p.rateBps()));
+            rates.put(s.session().id, byPath);
+        }
+        AllocationProblem p = model.problem();
+        double[] inForceRates = new double[p.pathCount()];
+        List<Integer> newcomers = new ArrayList<>();
+        for (int i = 0; i < model.sessions().size(); i++) {
+            Map<Integer, Double> byPath = rates.get(model.sessions().get(i).id);
+            if (byPath == null) {
+                newcomers.add(i);
+                continue;
+            }
+            List<Path> paths = model.paths().get(i);
+            for (int j = 0; j < paths.size(); j++) {
+                inForceRates[p.firstPath(i) + j] = byPath.getOrDefault(paths.get(j).id(), 0.0);
+            }
+        }
+        double[] interim = ArrivalAllocation.of(p, inForceRates, newcomers.stream().mapToInt(Integer::intValue).toArray());
+        if (interim == null) {
+            LOG.info("allocation round {}: {} arrival(s), {} departure(s), no interim allocation keeps every guarantee; the exact solve decides",
+                    round, newcomers.size(), left);
+            return null;
+        }
+        AllocationResult result = AllocationResult.interim(round, now(), model, interim);
+        LOG.info("allocation round {}: interim allocation for {} arrival(s), {} departure(s) in {} ms (model build included); the exact solve follows",
+                round, newcomers.size(), left, String.format("%.1f", (System.nanoTime() - started) / 1e6));
+        return result;
+    }
+
+    /** Whether {@code after} differs from {@code before} in its sessions alone, each either new, gone or as it was. */
+    static boolean onlySessionsChanged(AllocationInputs before, AllocationInputs after) {
+        if (before.config() != after.config() || !before.tenants().equals(after.tenants()) || !before.hosts().equals(after.hosts())
+                || !before.downLinks().equals(after.downLinks()) || !before.idleSessions().equals(after.idleSessions())) {
+            return false;
+        }
+        Map<String, SessionDto> was = new HashMap<>();
+        before.sessions().forEach(s -> was.put(s.id, s));
+        for (SessionDto s : after.sessions()) {
+            SessionDto old = was.get(s.id);
+            if (old != null && !old.equals(s)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The link ids an {@link InfeasibleProblemException}'s message names ("bottleneck links include "a", "b""). */

@@ -7,12 +7,16 @@ import org.fairfabric.core.model.Path;
 
 /**
  * One allocation round's answer, per session (problem sessions first, in problem order, then the
- * unroutable ones with rate 0), with the model it was computed on.
+ * unroutable ones with rate 0), with the model it was computed on. A round after arrivals can
+ * have two: an interim one ({@link ArrivalAllocation}, feasible but not optimal) put in force at
+ * once, then the exact one.
  *
  * @param round       1, 2, … per controller run
  * @param computedAt  ISO-8601 instant
- * @param iterations  interior-point iterations (0 when there was nothing to solve)
- * @param relativeGap the allocator's certified relative duality gap (0 when there was nothing to solve)
+ * @param iterations  interior-point iterations (0 when there was nothing to solve, and for an interim allocation)
+ * @param relativeGap the allocator's certified relative duality gap (0 when there was nothing to
+ *                    solve; NaN for an interim allocation, which is not certified)
+ * @param interim     whether this is an interim allocation that the round's exact one replaces
  */
 public final class AllocationResult {
     private final long round;
@@ -21,8 +25,14 @@ public final class AllocationResult {
     private final int iterations;
     private final double relativeGap;
     private final AllocationModel model;
+    private final boolean interim;
 
     public AllocationResult(long round, String computedAt, List<SessionAllocation> sessions, int iterations, double relativeGap, AllocationModel model) {
+        this(round, computedAt, sessions, iterations, relativeGap, model, false);
+    }
+
+    private AllocationResult(long round, String computedAt, List<SessionAllocation> sessions, int iterations, double relativeGap, AllocationModel model,
+                             boolean interim) {
         sessions = List.copyOf(sessions);
         this.round = round;
         this.computedAt = computedAt;
@@ -30,6 +40,7 @@ public final class AllocationResult {
         this.iterations = iterations;
         this.relativeGap = relativeGap;
         this.model = model;
+        this.interim = interim;
     }
 
     public long round() {
@@ -56,22 +67,42 @@ public final class AllocationResult {
         return model;
     }
 
+    public boolean interim() {
+        return interim;
+    }
+
     /** Reads the allocator's answer back onto the model's sessions and paths, each session on its fewest paths ({@link FewestPaths}). */
     public static AllocationResult of(long round, String computedAt, AllocationModel model, Allocation allocation) {
+        return of(round, computedAt, model, FewestPaths.of(allocation), allocation.sessionRates(), allocation.iterations(),
+                allocation.relativeGap(), false);
+    }
+
+    /** An interim allocation: {@code pathRates} indexed like the model's problem's paths. */
+    static AllocationResult interim(long round, String computedAt, AllocationModel model, double[] pathRates) {
+        double[] totals = new double[model.sessions().size()];
+        for (int i = 0; i < totals.length; i++) {
+            for (int q = model.problem().firstPath(i); q < model.problem().endPath(i); q++) {
+                totals[i] += pathRates[q];
+            }
+        }
+        return of(round, computedAt, model, pathRates, totals, 0, Double.NaN, true);
+    }
+
+    private static AllocationResult of(long round, String computedAt, AllocationModel model, double[] pathRates, double[] totals,
+                                       int iterations, double relativeGap, boolean interim) {
         List<SessionAllocation> out = new ArrayList<>();
-        double[] pathRates = FewestPaths.of(allocation);
         for (int i = 0; i < model.sessions().size(); i++) {
             List<Path> paths = model.paths().get(i);
-            int first = allocation.problem().firstPath(i);
+            int first = model.problem().firstPath(i);
             List<PathAllocation> rates = new ArrayList<>();
             for (int j = 0; j < paths.size(); j++) {
                 Path p = paths.get(j);
                 rates.add(new PathAllocation(p.id(), p.devices(), pathRates[first + j]));
             }
-            out.add(new SessionAllocation(model.sessions().get(i), allocation.sessionRate(i), rates));
+            out.add(new SessionAllocation(model.sessions().get(i), totals[i], rates));
         }
         model.unroutable().forEach(s -> out.add(new SessionAllocation(s, 0, List.of())));
-        return new AllocationResult(round, computedAt, out, allocation.iterations(), allocation.relativeGap(), model);
+        return new AllocationResult(round, computedAt, out, iterations, relativeGap, model, interim);
     }
 
     /** A round with no routable session: every session (if any) unroutable at rate 0. */
@@ -95,16 +126,17 @@ public final class AllocationResult {
                 && java.util.Objects.equals(sessions, other.sessions)
                 && iterations == other.iterations
                 && Double.compare(relativeGap, other.relativeGap) == 0
-                && java.util.Objects.equals(model, other.model);
+                && java.util.Objects.equals(model, other.model)
+                && interim == other.interim;
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(round, computedAt, sessions, iterations, relativeGap, model);
+        return java.util.Objects.hash(round, computedAt, sessions, iterations, relativeGap, model, interim);
     }
 
     @Override
     public String toString() {
-        return "AllocationResult[round=" + round + ", computedAt=" + computedAt + ", sessions=" + sessions + ", iterations=" + iterations + ", relativeGap=" + relativeGap + ", model=" + model + "]";
+        return "AllocationResult[round=" + round + ", computedAt=" + computedAt + ", sessions=" + sessions + ", iterations=" + iterations + ", relativeGap=" + relativeGap + ", model=" + model + ", interim=" + interim + "]";
     }
 }

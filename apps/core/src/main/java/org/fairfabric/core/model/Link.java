@@ -11,6 +11,8 @@ public final class Link {
     private final ConnectPoint dst;
     private final long capacityBps;
     private final LinkState state;
+    /** {@link #id()}, built on first use: the allocation rounds ask every path's links for it. */
+    private String id;
 
     public Link(ConnectPoint src, ConnectPoint dst, long capacityBps, LinkState state) {
         this.src = Checks.notNull(src, "link source");
@@ -44,7 +46,10 @@ public final class Link {
 
     /** Identity of the link regardless of its state and capacity: "src/port->dst/port". */
     public String id() {
-        return src + "->" + dst;
+        if (id == null) {
+            id = src + "->" + dst;
+        }
+        return id;
     }
 
     public Link withState(LinkState newState) {
