@@ -42,7 +42,7 @@ class GuaranteeFabricTest extends FabricTestBase {
     /**
      * Bytes a fabric link carries per IP packet of a pinned path beyond the IP packet: Ethernet (14),
      * the path's 802.1Q tag (4) and the pipeline's fabric header (20). Links, allocations and
-     * guarantees count these frames (docs/guarantees.md "Unit"); iptables counts IP bytes.
+     * guarantees count these frames (docs/guarantees.md); iptables counts IP bytes.
      */
     static final int FABRIC_FRAME_OVERHEAD = 14 + 4 + 20;
     /** Attempts at a clean run of windows: a CPU stall of the shared machine is not the product's error. */
@@ -62,12 +62,12 @@ class GuaranteeFabricTest extends FabricTestBase {
         return LINK_MBIT;
     }
 
-    @Override
     /**
      * The shims run vFab's edge windows (2 ms; {@code -Dfairfabric.mininet.edgeWindow=0} turns them off):
      * without them a class may release one 64 KB GSO packet at once, 0.33 s of gold's rate, and its 1 s
      * windows swing by ±7 % (docs/guarantees.md).
      */
+    @Override
     java.util.List<String> driverArgs() {
         String w = System.getProperty("fairfabric.mininet.edgeWindow", "2ms");
         return java.util.List.of("--shim-arg=-edge-window", "--shim-arg=" + w);
@@ -210,7 +210,8 @@ class GuaranteeFabricTest extends FabricTestBase {
     private void startTraffic(int slot, String net, int flows) throws InterruptedException {
         int port = 5401 + slot;
         fabric.iperf3Server(RECEIVER, net + "2", port);
-        int job = fabric.call("bg", "host", SENDER, "argv", List.of("iperf3", "-c", net + "2", "-B", net + "1", "-C", System.getProperty("fairfabric.mininet.cc", "cubic"),
+        int job = fabric.call("bg", "host", SENDER, "argv", List.of("iperf3", "-c", net + "2", "-B", net + "1",
+                "-C", System.getProperty("fairfabric.mininet.cc", "cubic"),
                 "-p", Integer.toString(port), "-P", Integer.toString(flows), "-t", "900")).path("job").asInt();
         if (slot < clientJobs.size()) {
             clientJobs.set(slot, job);
