@@ -146,9 +146,11 @@ def run(quick=False):
     res.check("every workload completed short flows in both modes",
               all(stats[m][k]["n"] > 0 for m in stats for k in stats[m]),
               str({m: [stats[m][k]["n"] for k in stats[m]] for m in stats}))
-    res.check("high load slows the short flows down (p99, both modes, stride)",
-              all(stats[m]["stride/high"]["p99"] > stats[m]["stride/low"]["p99"] for m in stats),
-              str({m: (round(stats[m]["stride/low"]["p99"], 1), round(stats[m]["stride/high"]["p99"], 1)) for m in stats}))
+    # The median, not the p99: a quick run has a few dozen short flows per workload, and one flow
+    # stalled by the loaded machine set ECMP's low-load p99 to 1751 ms (high: 1664) in one CI run.
+    res.check("high load slows the short flows down (median, both modes, stride)",
+              all(stats[m]["stride/high"]["p50"] > stats[m]["stride/low"]["p50"] for m in stats),
+              str({m: (round(stats[m]["stride/low"]["p50"], 1), round(stats[m]["stride/high"]["p50"], 1)) for m in stats}))
     res.finish()
     return res, figure(res)
 
