@@ -37,6 +37,17 @@ CROWD_LABEL = {"tcp": "%d CUBIC flows" % MANY, "udp": "1 UDP flow at %g Mbit/s" 
 PREFIX = "xq"
 
 
+def on_link_bps(name, client, seconds):
+    """An iperf3 -J client's received rate (TCP; UDP: sent x (1 - loss)) in bits on the link."""
+    doc = json.loads(client.communicate(timeout=seconds + 60)[0].decode())
+    if "error" in doc:
+        raise RuntimeError("iperf3 (%s): %s" % (name, doc["error"]))
+    end = doc["end"]
+    if "sum_received" in end:
+        return end["sum_received"]["bits_per_second"] * ON_LINK["tcp"]
+    return end["sum"]["bits_per_second"] * (1 - end["sum"].get("lost_percent", 0) / 100.0) * ON_LINK["udp"]
+
+
 def measure(f, workload, seconds):
     """Runs solo's CUBIC flow and crowd's workload (a CROWD key) together; returns each one's bit/s on the uplink."""
     h1, h2, h3, h4 = (f.host(n) for n in (1, 2, 3, 4))
@@ -50,14 +61,7 @@ def measure(f, workload, seconds):
                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         out = {}
         for name, p in (("solo", solo), ("crowd", crowd)):
-            doc = json.loads(p.communicate(timeout=seconds + 60)[0].decode())
-            if "error" in doc:
-                raise RuntimeError("iperf3 (%s): %s" % (name, doc["error"]))
-            end = doc["end"]
-            if "sum_received" in end:
-                out[name] = end["sum_received"]["bits_per_second"] * ON_LINK["tcp"]
-            else:
-                out[name] = end["sum"]["bits_per_second"] * (1 - end["sum"].get("lost_percent", 0) / 100.0) * ON_LINK["udp"]
+            out[name] = on_link_bps(name, p, seconds)
         return out
     finally:
         for s in servers:

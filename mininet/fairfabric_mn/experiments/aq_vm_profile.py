@@ -12,12 +12,11 @@ then with the guarantees, so the controller installs each host's outbound AQ at 
 inbound AQ at its last hop (docs/guarantees.md). Measured: each session's received rate (iperf3's
 receiver side) in bits on the fabric links (aq_isolation.ON_LINK), the unit of the allocation."""
 
-import json
 import subprocess
 import time
 
 from fairfabric_mn.experiments import plot
-from fairfabric_mn.experiments.aq_isolation import ON_LINK
+from fairfabric_mn.experiments.aq_isolation import on_link_bps
 from fairfabric_mn.experiments.fabric_run import ControlledFabric
 from fairfabric_mn.experiments.runner import Result, progress
 
@@ -45,10 +44,7 @@ def measure(f, seconds):
                                                "-P", str(flows), "-C", "cubic"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         out = {}
         for name, p in clients.items():
-            doc = json.loads(p.communicate(timeout=seconds + 60)[0].decode())
-            if "error" in doc:
-                raise RuntimeError("iperf3 (%s): %s" % (name, doc["error"]))
-            out[name] = doc["end"]["sum_received"]["bits_per_second"] * ON_LINK["tcp"]
+            out[name] = on_link_bps(name, p, seconds)
         return out
     finally:
         for p in list(clients.values()) + servers:
