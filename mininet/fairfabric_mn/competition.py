@@ -21,6 +21,9 @@ TENANTS = (("amber", "Tenant amber", 1), ("green", "Tenant green", 2), ("violet"
 BASE_PORT = 5301
 IPERF3_MAX_SECONDS = 86400  # iperf3 refuses a longer -t
 FRESH_MS = 3000
+# Linux's default, named: a machine whose default is BBR (this one's) paces a single flow below
+# its rate at moments, which the table would show as the shim's enforcement error.
+CONGESTION_CONTROL = "cubic"
 
 
 class Competition:
@@ -66,7 +69,7 @@ class Competition:
             _, src_ip, _, dst_ip = self.vms[tid]
             out = tempfile.TemporaryFile()
             clients.append((tid, out, self.sender.popen(
-                ["iperf3", "-c", dst_ip, "-B", src_ip, "-p", str(BASE_PORT + n),
+                ["iperf3", "-c", dst_ip, "-B", src_ip, "-p", str(BASE_PORT + n), "-C", CONGESTION_CONTROL,
                  "-t", str(min(int(seconds), IPERF3_MAX_SECONDS))],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)))
         self.procs += [p for _, _, p in clients]
@@ -125,10 +128,20 @@ def mbit(bps):
     return "%9s" % ("-" if bps is None else "%.2f" % (bps / 1e6))
 
 
-def format_table(elapsed, rows):
-    lines = ["t=%3.0fs  tenant  weight  guarantee  allocated   achieved   error  (Mbit/s; achieved from)" % elapsed]
+def error(achieved, allocated):
+    return "%+6.1f%%" % (100.0 * (achieved - allocated) / allocated) if allocated and achieved is not None else "     -"
+
+
+def format_table(elapsed, rows, window):
+    """window: the rows of the last seconds (newest last); the mean error over them is the
+    figure the fairness tests judge (10 s windows), the per-second error wanders with the
+    machine's scheduling."""
+    lines = ["t=%3.0fs  tenant  weight  guarantee  allocated   achieved   error  %2d s mean error  (Mbit/s; achieved from)"
+             % (elapsed, len(window))]
     for tid, weight, guarantee, allocated, achieved, source in rows:
-        err = "%+6.1f%%" % (100.0 * (achieved - allocated) / allocated) if allocated and achieved is not None else "     -"
-        lines.append("        %-6s  %6s  %9s  %s  %s  %s  %s" % (
-            tid, "-" if weight is None else "%g" % weight, "none" if guarantee is None else mbit(guarantee).strip(), mbit(allocated), mbit(achieved), err, source))
+        pairs = [(r[3], r[4]) for past in window for r in past if r[0] == tid and r[3] and r[4] is not None]
+        mean_err = error(sum(a for _, a in pairs) / len(pairs), sum(al for al, _ in pairs) / len(pairs)) if pairs else "     -"
+        lines.append("        %-6s  %6s  %9s  %s  %s  %s  %16s  %s" % (
+            tid, "-" if weight is None else "%g" % weight, "none" if guarantee is None else mbit(guarantee).strip(),
+            mbit(allocated), mbit(achieved), error(achieved, allocated), mean_err, source))
     return "\n".join(lines)

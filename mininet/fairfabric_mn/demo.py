@@ -10,11 +10,13 @@ per tenant and shows the allocation loop's rates for them, shows where to look.
 Then (with a Kafka broker) it runs a host shim on every host, provisions three
 more tenants with weights 1:2:3 whose VMs share one sending server's cable
 (competition.py), starts greedy iperf3 TCP between their VMs and prints every
-second a per-tenant table: weight, guarantee, allocated, achieved, error. It
+second a per-tenant table: weight, guarantee, allocated, achieved, error, and the mean
+error over the last 10 s (the fairness tests' window). It
 cleans everything up on exit or Ctrl-C. Node prefix: fd.
 """
 
 import argparse
+import collections
 import os
 import select
 import signal
@@ -29,6 +31,7 @@ from fairfabric_mn.competition import Competition, format_table
 from fairfabric_mn.controller import ControllerProcess
 from fairfabric_mn.shim import ShimSet
 
+MEAN_WINDOW_S = 10  # the fairness tests judge achieved vs allocated over 10 s windows
 TENANTS = (("blue", "Tenant blue", 2), ("red", "Tenant red", 1))
 
 
@@ -86,6 +89,7 @@ def show_tables(comp, shim, keep, reweight):
     """The per-tenant table every second: keep seconds (None: until Enter or Ctrl-C on a terminal);
     reweight (tenant, weight, at seconds): a PATCH /tenants during the run."""
     t0 = time.time()
+    window = collections.deque(maxlen=MEAN_WINDOW_S)
     interactive = keep is None
     if interactive:
         say("press Enter or Ctrl-C to stop and clean up")
@@ -96,7 +100,9 @@ def show_tables(comp, shim, keep, reweight):
             say("PATCH /tenants/%s {\"weight\": %d}: %s" % (reweight[0], reweight[1], status))
             reweight = None
         try:
-            print(format_table(elapsed, comp.rows(shim)), flush=True)
+            rows = comp.rows(shim)
+            window.append(rows)
+            print(format_table(elapsed, rows, window), flush=True)
         except OSError as e:
             say("table: %s" % e)
         if not interactive and time.time() - t0 >= keep:
