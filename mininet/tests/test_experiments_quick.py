@@ -96,3 +96,32 @@ def test_vfab_failover_reads_the_benchmark_lines():
         {"kind": "gray", "n": 1, "spine": 2, "path": 2, "declared_ms": 10871, "moved_ms": 10886, "reallocated_ms": 11175,
          "restored_ms": None, "allocation_mbps": 6.0, "load": [26.44, 43.31, 38.29]}]
     assert vfab_failover.pct(list(range(1, 11)), 50) == 5 and vfab_failover.pct(list(range(1, 11)), 99) == 10
+
+
+def test_delay_probe_measures_every_record_over_a_pipe_and_mptcp(tmp_path):
+    # Table 2's measurement (promenade-rlnc): records at 2 Mbit/s for 1 s, through a pipe and over
+    # MPTCP on a loopback of its own namespace; every record arrives, in order, each with its delay
+    from fairfabric_mn.experiments import delay_probe
+    probe = delay_probe.__file__
+    rate, seconds = 2e6, 1
+    written = int(seconds / (delay_probe.RECORD * 8 / rate))
+    out = tmp_path / "pipe.json"
+    subprocess.run("python3 %s send --rate %d --seconds %d | python3 %s recv --out %s" % (probe, rate, seconds, probe, out),
+                   shell=True, check=True, timeout=30)
+    got = json.loads(out.read_text())
+    assert got["records"] == written and len(got["delays_ms"]) == written and min(got["delays_ms"]) >= 0
+    out = tmp_path / "mptcp.json"
+    subprocess.run(["unshare", "--net", "bash", "-c",
+                    "ip link set lo up; python3 {p} recv --listen 127.0.0.1:7103 --mptcp --out {o} > /dev/null & "
+                    "sleep 0.5; python3 {p} send --rate {r} --seconds {s} --connect 127.0.0.1:7103 --mptcp; wait".format(
+                        p=probe, o=out, r=int(rate), s=seconds)], check=True, timeout=30)
+    assert json.loads(out.read_text())["records"] == written
+
+
+def test_delay_probe_refuses_a_stream_out_of_order(tmp_path):
+    from fairfabric_mn.experiments import delay_probe
+    rec = lambda n: delay_probe.HEADER.pack(n, 0) + bytes(delay_probe.RECORD - delay_probe.HEADER.size)
+    p = subprocess.run([sys.executable, delay_probe.__file__, "recv", "--out", str(tmp_path / "x.json")],
+                       input=rec(0) + rec(2), capture_output=True, timeout=30)
+    assert p.returncode != 0 and b"record 2 arrived where 1 was due" in p.stderr
+    assert not (tmp_path / "x.json").exists()

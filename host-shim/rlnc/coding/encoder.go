@@ -67,21 +67,22 @@ func (e *Encoder) Release(upTo uint32) {
 }
 
 // Encode fills p with a coded packet over the n packets from start, with random
-// coefficients that are not all zero. p's slices are reused when large enough.
+// non-zero coefficients. p's slices are reused when large enough.
+//
+// Non-zero, not merely not all zero: the sender codes each new packet j over a window
+// that ends at j, so the packets 0..k form a triangular system whose diagonal is each
+// packet's own coefficient. A zero there (1 packet in 256 with uniform coefficients)
+// made that system singular for good: in a continuous stream every later packet brings
+// a new unknown with its equation, decoding stalled until a repair round (an RTO after
+// the flow-control window filled) and a 6 Mbit/s stream's records waited up to 380 ms
+// (docs/rlnc.md, "Coefficients").
 func (e *Encoder) Encode(start uint32, n int, p *Packet) error {
 	if n < 1 || n > MaxWindow {
 		return fmt.Errorf("rlnc: window size %d out of range 1..%d", n, MaxWindow)
 	}
 	p.Coeffs = resize(p.Coeffs, n)
-	for {
-		zero := true
-		for i := range p.Coeffs {
-			p.Coeffs[i] = byte(e.rng.Uint32())
-			zero = zero && p.Coeffs[i] == 0
-		}
-		if !zero {
-			break
-		}
+	for i := range p.Coeffs {
+		p.Coeffs[i] = byte(1 + e.rng.Uint32()%255)
 	}
 	return e.EncodeWith(start, p.Coeffs, p)
 }

@@ -15,10 +15,10 @@ import (
 // (RLNC_GOODPUT=1): one session over four paths of equal rate and one-way delays 0, 2, 5
 // and 10 ms (Promenade's Table 2 setting, the promenade-rlnc experiment's paths) sends
 // RLNC_GOODPUT_BYTES (default 6 MB) and reports, against the allocation,
-//   - the sending rate: IPv4 bytes of the coded datagrams per second of sending, which
-//     the pacer holds to the allocation;
+//   - the sending rate: the coded datagrams' bytes on the fabric's links (frameBytes) per
+//     second of sending, which the pacer holds to the allocation;
 //   - the goodput: stream bytes per second until the receiver delivered the last byte,
-//     which the headers bound at (symbol-2)/(symbol+16+window+28) of the allocation.
+//     which the headers bound at (symbol-2)/frameBytes(symbol+16+window) of the allocation.
 func TestGoodputOverFourPaths(t *testing.T) {
 	if os.Getenv("RLNC_GOODPUT") == "" {
 		t.Skip("a measurement: RLNC_GOODPUT=1 (./fairfabric bench rlnc)")
@@ -76,10 +76,10 @@ func TestGoodputOverFourPaths(t *testing.T) {
 	for _, n := range ss.PathBytes {
 		wire += n
 	}
-	wire += 28 * (ss.NewPackets + ss.RepairPackets) // IPv4 and UDP headers, as the pacer counts
+	wire += uint64(frameBytes(0, 1)) * (ss.NewPackets + ss.RepairPackets) // the headers, as the pacer counts
 	sendRate := float64(wire*8) / elapsed.Seconds()
 	goodput := float64(size*8) / elapsed.Seconds()
-	bound := float64(cfg.SymbolSize-2) / float64(cfg.SymbolSize+coding.HeaderLen+cfg.Window+28)
+	bound := float64(cfg.SymbolSize-2) / float64(frameBytes(cfg.SymbolSize+coding.HeaderLen+cfg.Window, 1))
 	t.Logf("allocation %.2f Mbit/s over 4 paths (one-way 0/2/5/10 ms), %d bytes: written in %.3f s, delivered in %.3f s",
 		total/1e6, size, written.Seconds(), elapsed.Seconds())
 	t.Logf("sending rate %.2f Mbit/s = %.3f of the allocation; goodput %.2f Mbit/s = %.3f of the allocation (header bound %.3f)",

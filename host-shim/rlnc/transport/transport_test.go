@@ -225,6 +225,24 @@ func TestPacerSplitsInProportion(t *testing.T) {
 	}
 }
 
+// TestFrameBytesCountTheFabricFrame: the pacer charges what the links carry, in the
+// allocation's unit (a 1500-byte IP packet is 1538 bytes on a fabric link when pinned).
+func TestFrameBytesCountTheFabricFrame(t *testing.T) {
+	for _, c := range []struct {
+		datagram int
+		path     uint16
+		want     int
+	}{
+		{1472, 1, 1538}, // a full packet, pinned: Ethernet + 802.1Q + fabric header
+		{1472, 0, 1514}, // unpinned: no tag, and the plain network it is meant for has no fabric header
+		{1058, 4, 1124}, // a 1 KB symbol's coded datagram (window 8)
+	} {
+		if got := frameBytes(c.datagram, c.path); got != c.want {
+			t.Errorf("frameBytes(%d, path %d) = %d, want %d", c.datagram, c.path, got, c.want)
+		}
+	}
+}
+
 // TestPacerKeepsDebtWhileBacklogged: every wake-up is 3 ms late (a loaded machine);
 // a backlogged sender still averages its rate, while after an idle spell a path saves
 // only one burst.
