@@ -16,7 +16,7 @@ func TestContinuousStreamDecodesBehindTheSlowestPath(t *testing.T) {
 		enc, _ := NewEncoder(64, rand.New(rand.NewPCG(seed, 7)))
 		dec, _ := NewDecoder(64, 256)
 		delays := []float64{9, 11, 14, 19} // ms
-		const interval, n = 1.36, 3000    // ms between packets (6 Mbit/s of 1 KB symbols)
+		const interval, n = 1.36, 3000     // ms between packets (6 Mbit/s of 1 KB symbols)
 		type arrival struct {
 			at float64
 			p  Packet
