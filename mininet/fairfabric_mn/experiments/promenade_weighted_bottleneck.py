@@ -26,6 +26,9 @@ PAPER = "Promenade (Chen et al.), Figs. 5-9: weighted proportional shares (no nu
 NEEDS_ROOT = True
 CAPACITY_MBPS = 12
 WEIGHTS = (1, 2, 3)
+# The rates are read in steady state, from OMIT_S to OMIT_S + seconds of sending: counting to the end of the
+# senders' run missed what their socket buffers still held when the sinks stopped (5-7 % at 2-6 Mbit/s).
+OMIT_S = 2
 WIRE_PER_PAYLOAD = 1514.0 / 1448.0  # frames on the wire per TCP payload byte (MSS 1448, timestamps)
 PREFIX = "xw" + "".join("0123456789abcdefghijklmnopqrstuvwxyz"[(os.getpid() // 36 ** k) % 36] for k in (1, 0))
 
@@ -42,6 +45,13 @@ def problem():
     links = [{"id": "s1>h1", "capacity": c}] + [{"id": "h%d>s1" % i, "capacity": c} for i in (2, 3, 4)]
     sessions = [{"id": "h%d-h1" % i, "weight": w, "paths": [["h%d>s1" % i, "s1>h1"]]} for i, w in zip((2, 3, 4), WEIGHTS)]
     return {"links": links, "sessions": sessions}
+
+
+def snapshot(sinks):
+    """Bytes each sink has read so far (shimctl sink prints its counts on SIGUSR1)."""
+    for p in sinks:
+        p.send_signal(signal.SIGUSR1)
+    return [sum(json.loads(p.stdout.readline().decode()).values()) for p in sinks]
 
 
 def measure(rates_bps, seconds):
@@ -69,15 +79,19 @@ def measure(rates_bps, seconds):
             if "listening" not in p.stdout.readline().decode():
                 raise RuntimeError("sink did not start")
             sinks.append(p)
-        blasts = [s.popen([shim.binary("shimctl"), "blast", "-dst", "%s:%d" % (recv.IP(), 5401 + k), "-dur", "%ds" % seconds],
+        blasts = [s.popen([shim.binary("shimctl"), "blast", "-dst", "%s:%d" % (recv.IP(), 5401 + k),
+                           "-dur", "%ds" % (OMIT_S + seconds + 1)],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for k, s in enumerate(senders)]
+        time.sleep(OMIT_S)
+        t0, start = time.time(), snapshot(sinks)
+        time.sleep(seconds)
+        t1, end = time.time(), snapshot(sinks)
         for b in blasts:
             b.wait(timeout=seconds + 60)
-        got = []
+        got = [(e - b) * 8 * WIRE_PER_PAYLOAD / (t1 - t0) for b, e in zip(start, end)]
         for p in sinks:
             p.send_signal(signal.SIGTERM)
-            counts = json.loads(p.communicate(timeout=10)[0].decode().strip().splitlines()[-1])
-            got.append(sum(counts.values()) * 8 * WIRE_PER_PAYLOAD / seconds)
+            p.communicate(timeout=10)
         sinks = []
         return got
     finally:
@@ -96,7 +110,7 @@ def run(quick=False):
     res = Result(NAME, PAPER, quick, {"topology": "star: 3 senders + 1 receiver on one Linux bridge",
                                       "bottleneck": "bridge port to the receiver, tbf %d Mbit/s (burst 30 kB, latency 100 ms)" % CAPACITY_MBPS,
                                       "weights": WEIGHTS, "seconds": seconds,
-                                      "measured": "bytes read by the receiver's sinks x 1514/1448 (frames on the wire) / seconds",
+                                      "measured": "bytes read by the receiver's sinks from %d s to %d s after the senders started x 1514/1448 (frames on the wire) / seconds" % (OMIT_S, OMIT_S + seconds),
                                       "scale": "paper: 1 Mbit/s links in a k=4 fat-tree; here one 12 Mbit/s bottleneck"})
     res.problem("bottleneck", prob)
     res.paper_value("shares", "proportional to the weights 1:2:3")
@@ -121,8 +135,9 @@ def run(quick=False):
               str([round(a / 1e6, 4) for a in allocated]))
     res.check("achieved shares follow the weights: each session above the lighter one's",
               achieved[0] < achieved[1] < achieved[2], str([round(a / 1e6, 2) for a in achieved]))
-    res.check("achieved within 10% of allocated (the issue asks 5%; the 2-core host is loaded)",
-              max(abs(e) for e in errs) <= 0.10, "errors %s" % ["%+.1f%%" % (e * 100) for e in errs])
+    bound = 0.10 if quick else 0.05  # a quick run's 6 s on a loaded CI machine: the direction, with room
+    res.check("achieved within %d%% of allocated (the issue's 5%%; quick runs 10%%)" % round(bound * 100),
+              max(abs(e) for e in errs) <= bound, "errors %s" % ["%+.1f%%" % (e * 100) for e in errs])
     res.finish()
 
     fig, (ax,) = plot.figure(1, width=7.5)
