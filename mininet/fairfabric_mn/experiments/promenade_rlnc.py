@@ -185,8 +185,7 @@ def run(quick=False):
     rlnc_fabric_bps = (datagrams + FRAME_OVERHEAD * packets) * 8 / rlnc_s
     header_bound = SYMBOL_PAYLOAD / (datagrams / packets + FRAME_OVERHEAD)
     res.series("rlnc", {"bytes": rlnc_bytes, "seconds": rlnc_s, "goodput_bps": rlnc_bps, "fabric_bps": rlnc_fabric_bps,
-                        "sender": rlnc_counters,
-                        "receiver": recv_counters})
+                        "sender": rlnc_counters, "receiver": recv_counters})
     res.series("tcp_packet_split", {"goodput_bps": tcp_bps, "retransmits": tcp_retx, "sender_shim_stats": shim_stats})
     res.row("allocation (4 paths)", "-", "%.2f Mbit/s: %s" % (alloc_bps / 1e6, ", ".join("%.2f" % (r / 1e6) for _, r in paths)))
     res.row("RLNC on the fabric (frames, the allocation's unit)", "delivers the allocation (issue: >= 95%)",
@@ -249,7 +248,7 @@ def rlnc_send_argv(h1, rates, session_id):
 
 
 def after_first_second(delays, rate_bps):
-    return delays[int(rate_bps / (delay_probe.RECORD * 8)):]
+    return [round(d, 3) for d in delays[int(rate_bps / (delay_probe.RECORD * 8)):]]  # µs: the JSON stays small
 
 
 def describe(delays):
