@@ -3,6 +3,7 @@ package org.fairfabric.core.model;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
@@ -29,11 +30,16 @@ public final class SessionWeights {
         }
         Map<SessionKey, Double> weights = new TreeMap<>();
         for (Session s : unique.values()) {
-            double w = s.explicitWeight().isPresent()
-                    ? s.explicitWeight().getAsDouble()
-                    : tenants.get(s.tenantId()).weight() / activePerTenant.get(s.tenantId());
-            weights.put(s.key(), w);
+            weights.put(s.key(), weight(tenants.get(s.tenantId()).weight(), activePerTenant.get(s.tenantId()), s.explicitWeight()));
         }
         return weights;
+    }
+
+    /**
+     * One session's weight: its explicit weight, else its tenant's weight shared equally by the
+     * tenant's {@code activeSessions} (this one included).
+     */
+    public static double weight(double tenantWeight, int activeSessions, OptionalDouble explicit) {
+        return explicit.isPresent() ? explicit.getAsDouble() : tenantWeight / activeSessions;
     }
 }
