@@ -28,6 +28,16 @@ public final class SessionAllocation {
         return paths;
     }
 
+    /** The rate on the path with id {@code pathId}; 0 when it has no such path. */
+    public double rateBps(int pathId) {
+        for (PathAllocation p : paths) {
+            if (p.pathId() == pathId) {
+                return p.rateBps();
+            }
+        }
+        return 0;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
