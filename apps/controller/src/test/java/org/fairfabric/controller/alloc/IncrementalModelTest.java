@@ -17,6 +17,7 @@ import org.fairfabric.api.dto.HostDto;
 import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.api.dto.TenantDto;
 import org.fairfabric.controller.netcfg.NetworkConfig;
+import org.fairfabric.core.allocator.AllocationProblem;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -101,7 +102,7 @@ class IncrementalModelTest {
             AllocationModel incremental = ProblemAdapter.build(in, before, built);
             AllocationModel scratch = ProblemAdapter.build(in);
             String where = "step " + step + " (op " + op + ")";
-            assertEquals(scratch.problem(), incremental.problem(), where);
+            assertEquals(scratch.problem(), incremental.problem(), () -> where + ": " + difference(scratch.problem(), incremental.problem()));
             assertEquals(scratch.sessions(), incremental.sessions(), where);
             assertEquals(scratch.paths(), incremental.paths(), where);
             assertEquals(scratch.unroutable(), incremental.unroutable(), where);
@@ -121,6 +122,38 @@ class IncrementalModelTest {
         }
         assertTrue(reused > STEPS * 10, "kept sessions reused their paths " + reused + " times");
         assertNotNull(built.problem());
+    }
+
+    /** Where two problems first differ, for the failure message. */
+    private static String difference(AllocationProblem a, AllocationProblem b) {
+        if (a == null || b == null) {
+            return a + " vs " + b;
+        }
+        for (int e = 0; e < Math.min(a.linkCount(), b.linkCount()); e++) {
+            if (!a.linkId(e).equals(b.linkId(e)) || a.capacity(e) != b.capacity(e)) {
+                return "link " + e + ": " + a.linkId(e) + " " + a.capacity(e) + " vs " + b.linkId(e) + " " + b.capacity(e);
+            }
+        }
+        for (int i = 0; i < Math.min(a.sessionCount(), b.sessionCount()); i++) {
+            String x = a.sessionId(i) + " w=" + a.weight(i) + " d=" + a.demand(i) + " g=" + a.minRate(i) + " paths=" + rows(a, i);
+            String y = b.sessionId(i) + " w=" + b.weight(i) + " d=" + b.demand(i) + " g=" + b.minRate(i) + " paths=" + rows(b, i);
+            if (!x.equals(y)) {
+                return "session " + i + ": " + x + " vs " + y;
+            }
+        }
+        return a.linkCount() + " links, " + a.sessionCount() + " sessions vs " + b.linkCount() + ", " + b.sessionCount();
+    }
+
+    private static List<List<Integer>> rows(AllocationProblem p, int i) {
+        List<List<Integer>> out = new ArrayList<>();
+        for (int q = p.firstPath(i); q < p.endPath(i); q++) {
+            List<Integer> row = new ArrayList<>();
+            for (int k = 0; k < p.pathLength(q); k++) {
+                row.add(p.pathLink(q, k));
+            }
+            out.add(row);
+        }
+        return out;
     }
 
     private static void arrive(List<SessionDto> sessions, List<HostDto> hosts, Random random, int n, int at) {
