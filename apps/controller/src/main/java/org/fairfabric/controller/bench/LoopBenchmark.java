@@ -256,6 +256,7 @@ public final class LoopBenchmark {
                     arrival(loop, "w" + i);
                 }
                 long interimsBefore = interims.get();
+                long[] gcBefore = gc();
                 List<Double> loopMs = new ArrayList<>();
                 List<Double> kafkaMs = new ArrayList<>();
                 KafkaProducer<String, String> raw = KafkaClients.reliableProducer(kafka, "bench-loop-baseline", 0);
@@ -265,12 +266,14 @@ public final class LoopBenchmark {
                 }
                 raw.close(Duration.ofSeconds(10));
                 long interimCount = interims.get() - interimsBefore;
+                long[] gcAfter = gc();
                 System.out.printf(Locale.ROOT, "session arrival -> every changed rates table consumed from Kafka, %d arrivals: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target p99 <= 100 ms); interim allocations: %d%n",
                         arrivals, pct(loopMs, 50), pct(loopMs, 99), pct(loopMs, 100), interimCount);
                 System.out.printf(Locale.ROOT, "baseline (same run): one table-sized record produced and consumed on the same topic: p50 %.1f ms, p99 %.1f ms%n",
                         pct(kafkaMs, 50), pct(kafkaMs, 99));
-                System.out.printf(Locale.ROOT, "arrivals %d ms apart (more than the quiet period of %d ms): each starts an idle loop's round at once, exact solves run meanwhile; load %s%n",
-                        AllocationComponent.QUIET_MS * 3, AllocationComponent.QUIET_MS, load());
+                System.out.printf(Locale.ROOT, "arrivals %d ms apart (more than the quiet period of %d ms): each starts an idle loop's round at once, exact solves run meanwhile;"
+                        + " %d garbage collections (%d ms) during them; load %s%n",
+                        AllocationComponent.QUIET_MS * 3, AllocationComponent.QUIET_MS, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1], load());
                 if (exactWait <= 0) {
                     return;
                 }
@@ -413,6 +416,16 @@ public final class LoopBenchmark {
         Collections.sort(s);
         int i = (int) Math.ceil(p / 100 * s.size()) - 1;
         return s.get(Math.max(0, Math.min(s.size() - 1, i)));
+    }
+
+    /** Garbage collections so far and their total time in ms, over every collector. */
+    static long[] gc() {
+        long[] out = new long[2];
+        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            out[0] += Math.max(0, b.getCollectionCount());
+            out[1] += Math.max(0, b.getCollectionTime());
+        }
+        return out;
     }
 
     static String load() {
