@@ -8,7 +8,8 @@
 #   10,000 sessions on a k=16 fat-tree; 20 arrivals, each timed to every changed table of the first
 #   allocation with it (the interim one) consumed from Kafka, and to its exact allocation, beside one
 #   record produced and consumed on the same topic in the same run. --exact-wait S: wait at most S s
-#   (default 900) for the last arrival's exact allocation; 0 ends after the arrivals.
+#   (default 900) for the last arrival's exact allocation; 0 ends after the arrivals. Its JVM: 2 GB,
+#   the parallel collector on one thread (FF_LOOP_JAVA_OPTS replaces that).
 # Starts the project's Kafka broker when none runs (and stops it after).
 ff_bench_loop_main() {
     local root="$FF_ROOT" mininet=1 local=1 arrivals=20 exact_wait=900
@@ -20,7 +21,7 @@ ff_bench_loop_main() {
                 arrivals="$2"; shift 2 ;;
             --exact-wait) [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "bench loop: --exact-wait takes a number of seconds" >&2; return 2; }
                 exact_wait="$2"; shift 2 ;;
-            -h|--help) sed -n 's/^# \{0,1\}//p' "$root/tools/bench/loop.sh" | sed -n '2,12p'; return 0 ;;
+            -h|--help) sed -n 's/^# \{0,1\}//p' "$root/tools/bench/loop.sh" | sed -n '2,13p'; return 0 ;;
             *) echo "bench loop: unknown argument '$1'" >&2; return 2 ;;
         esac
     done
@@ -41,7 +42,8 @@ ff_bench_loop_main() {
         local prio=()
         if [ "$(id -u)" = 0 ]; then prio=(-XX:ThreadPriorityPolicy=1); fi
         if [ "$rc" = 0 ]; then
-            java -Xmx2g -XX:+UseParallelGC -XX:ParallelGCThreads=1 "${prio[@]}" -cp "$cp" \
+            # shellcheck disable=SC2086
+            java ${FF_LOOP_JAVA_OPTS:--Xmx2g -XX:+UseParallelGC -XX:ParallelGCThreads=1} "${prio[@]}" -cp "$cp" \
                 org.fairfabric.controller.bench.LoopBenchmark --kafka "$FAIRFABRIC_KAFKA" --arrivals "$arrivals" --exact-wait "$exact_wait" || rc=$?
         fi
     fi
