@@ -30,9 +30,9 @@ public final class SessionAllocation {
 
     /** The rate on the path with id {@code pathId}; 0 when it has no such path. */
     public double rateBps(int pathId) {
-        for (PathAllocation p : paths) {
-            if (p.pathId() == pathId) {
-                return p.rateBps();
+        for (int j = 0; j < paths.size(); j++) {
+            if (paths.get(j).pathId() == pathId) {
+                return paths.get(j).rateBps();
             }
         }
         return 0;
