@@ -9,7 +9,7 @@
 #   allocation with it (the interim one) consumed from Kafka, and to its exact allocation, beside one
 #   record produced and consumed on the same topic in the same run. --exact-wait S: wait at most S s
 #   (default 900) for the last arrival's exact allocation; 0 ends after the arrivals. Its JVM: 2 GB,
-#   the parallel collector on one thread (FF_LOOP_JAVA_OPTS replaces that).
+#   the default collector, as the controller's (FF_LOOP_JAVA_OPTS replaces that).
 # Starts the project's Kafka broker when none runs (and stops it after).
 ff_bench_loop_main() {
     local root="$FF_ROOT" mininet=1 local=1 arrivals=20 exact_wait=900
@@ -42,8 +42,11 @@ ff_bench_loop_main() {
         local prio=()
         if [ "$(id -u)" = 0 ]; then prio=(-XX:ThreadPriorityPolicy=1); fi
         if [ "$rc" = 0 ]; then
+            # The controller's collector (G1): with the parallel collector the solver's C2-compiled counted
+            # loops keep no safepoint polls, and every safepoint (GC, the 1 s cleanup) waited up to 0.4 s
+            # for them with the allocation loop stopped (docs/controller.md, bench loop, session 15).
             # shellcheck disable=SC2086
-            java ${FF_LOOP_JAVA_OPTS:--Xmx2g -XX:+UseParallelGC -XX:ParallelGCThreads=1} "${prio[@]}" -cp "$cp" \
+            java ${FF_LOOP_JAVA_OPTS:--Xmx2g} "${prio[@]}" -cp "$cp" \
                 org.fairfabric.controller.bench.LoopBenchmark --kafka "$FAIRFABRIC_KAFKA" --arrivals "$arrivals" --exact-wait "$exact_wait" || rc=$?
         fi
     fi
