@@ -17,6 +17,7 @@ import org.fairfabric.core.allocator.Allocation;
 import org.fairfabric.core.allocator.AllocationProblem;
 import org.fairfabric.core.allocator.ExactAllocator;
 import org.fairfabric.core.allocator.InfeasibleProblemException;
+import org.fairfabric.core.allocator.WarmStart;
 import org.fairfabric.core.model.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,9 +30,8 @@ import org.slf4j.LoggerFactory;
  * change has come for {@code quietMillis}, or at the latest {@code maxDelayMillis} after the first
  * change of its burst. So a lone change costs no waiting, a burst of REST calls costs at most two
  * solves, and no solve runs on a request thread. A round takes a snapshot of the inputs, builds the
- * problem ({@link ProblemAdapter}) and has it solved by {@link ExactAllocator}, from a cold start
- * (decision session 15: at k=16 a warm start took minutes where a cold solve takes 40 s), on the
- * solver's thread, one solve at a time; the answer comes back to the
+ * problem ({@link ProblemAdapter}) and has it solved by {@link ExactAllocator} from the previous
+ * solve's warm start, on the solver's thread, one solve at a time; the answer comes back to the
  * scheduler's thread and is handed on. The exact solve can take seconds to minutes on a large
  * fabric, so when only sessions came or went since the allocation in force, the round first hands
  * on an interim allocation computed from it ({@link ArrivalAllocation}: the others keep their
@@ -62,6 +62,7 @@ public final class AllocationLoop {
     private boolean closed;
 
     // owned by the scheduler's thread
+    private WarmStart warm;
     /** The inputs of the allocation in force. */
     private AllocationInputs inForce;
     /** The last model built, and its inputs: the next build reuses its paths. */
@@ -176,12 +177,13 @@ public final class AllocationLoop {
     private void solve(long round, AllocationInputs in, AllocationModel model) {
         solving = true;
         solves++;
+        WarmStart from = warm;
         solver.execute(() -> {
             long t0 = System.nanoTime();
             Allocation a = null;
             InfeasibleProblemException infeasible = null;
             try {
-                a = allocator.solve(model.problem());
+                a = allocator.solve(model.problem(), from);
             } catch (InfeasibleProblemException e) {
                 infeasible = e;
             } catch (RuntimeException e) {
@@ -191,7 +193,7 @@ public final class AllocationLoop {
             InfeasibleProblemException refused = infeasible;
             double ms = (System.nanoTime() - t0) / 1e6;
             try {
-                scheduler.schedule(() -> solved(round, in, model, answer, refused, ms), 0);
+                scheduler.schedule(() -> solved(round, in, model, answer, refused, from != null, ms), 0);
             } catch (RejectedExecutionException closing) {
                 // the loop's thread has stopped: nobody is left to put it in force
             }
@@ -201,11 +203,11 @@ public final class AllocationLoop {
     /**
      * An exact solve's answer, on the scheduler's thread. When the inputs are still those it solved,
      * it goes in force. When sessions alone came or went since, it goes in force with them, as an
-     * interim allocation again ({@link ArrivalAllocation} from it); after any other change it is
-     * dropped. Either way, changed inputs are solved next.
+     * interim allocation again ({@link ArrivalAllocation} from it); after any other change it is only
+     * a warm start. Either way, changed inputs are solved next.
      */
     private void solved(long round, AllocationInputs in, AllocationModel model, Allocation a, InfeasibleProblemException infeasible,
-                        double ms) {
+                        boolean warmStarted, double ms) {
         solving = false;
         if (isClosed()) {
             return;
@@ -218,9 +220,10 @@ public final class AllocationLoop {
                     listener.infeasible(round, infeasible.getMessage(), bottlenecks(infeasible.getMessage()));
                 }
             } else if (a != null) {
+                warm = a.warmStart();
                 LOG.info("allocation round {}: {} sessions, {} paths, {} links solved in {} ms ({} iterations, {}, gap {})",
                         round, model.problem().sessionCount(), model.problem().pathCount(), model.problem().linkCount(),
-                        String.format("%.1f", ms), a.iterations(), "cold start",
+                        String.format("%.1f", ms), a.iterations(), warmStarted ? "warm start" : "cold start",
                         String.format("%.1e", a.relativeGap()));
                 if (!a.converged()) {
                     LOG.warn("allocation round {}: not converged (relative gap {}); using the best iterate", round, a.relativeGap());
