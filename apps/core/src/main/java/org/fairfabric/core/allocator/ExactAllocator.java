@@ -93,10 +93,9 @@ public final class ExactAllocator {
      * ({@link InteriorPointSolver#WARM_SAVE_FACTOR}), i.e. for targets of 1e-5 and more. Decision
      * (session 15, docs/controller.md): below, the iterate is saved at the 1e-3 floor
      * ({@link InteriorPointSolver#WARM_SAVE_GAP}), and warm restarts to the controller's 1e-6 lost
-     * more than they won: at k=16 with 10,000 sessions 1,421 iterations (344 s) against a cold
-     * solve's 158 (36 s); at k=12 with 4,000, one restart 9 iterations (1.2 s) against 38 (2.4 s),
-     * the next 30 that missed, then 34 cold (6.7 s) against 34 (2.0 s) — a warm iteration (plain
-     * steps from an off-centre point) took three times as long as a cold one.
+     * more than they won: at k=12 with 4,000 sessions one restart took 9 iterations (1.2 s) against a
+     * cold 38 (2.4 s), the next 30 that missed, then 34 cold (6.7 s) against 34 (2.0 s) — a warm
+     * iteration (plain steps from an off-centre point) took three times as long as a cold one.
      * At 1e-4 warm restarts pay (session 8's loop rounds: 52, 14, 12 iterations against 82 cold).
      */
     static boolean restartsInteriorPoint(double target) {
