@@ -23,7 +23,9 @@ P4INFO = os.path.join(ROOT, "pipeconfs", "p4", "p4info.txt")
 PROGRAM = os.path.join(ROOT, "pipeconfs", "p4", "fabric.p4")
 # C1 only: on a few shared cores, C2's background compilation competes with the P4TE loop for
 # seconds after start (docs/controller.md, "P4TE loop latency"; p50 18-51 ms -> 3-7 ms measured).
-JVM_OPTIONS = ["-XX:TieredStopAtLevel=1"]
+# As root (Mininet), the JVM applies thread priorities: the exact solver's lowest one is nice 4, so
+# that the allocation loop's interim allocations come first (docs/controller.md, "Arrivals and departures").
+JVM_OPTIONS = ["-XX:TieredStopAtLevel=1"] + (["-XX:ThreadPriorityPolicy=1"] if os.geteuid() == 0 else [])
 
 
 def classpath():

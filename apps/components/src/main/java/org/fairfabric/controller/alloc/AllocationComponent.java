@@ -42,11 +42,7 @@ public final class AllocationComponent extends Component {
     public static final double TOLERANCE = 1e-6;
 
     private final AllocationLoop loop;
-    private final ExecutorService solver = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "ff-allocation-solve");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExecutorService solver = newSolver();
     private final RatesSink ratesSink;
     private final RatesPublisher rates;
     private final DeviceSlices<Entity> slice;
@@ -80,6 +76,22 @@ public final class AllocationComponent extends Component {
                 r -> bus.post(new ControlEvent.Allocated(r)));
         loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get())), applier, Scheduler.singleThread(executor()),
                 new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), solver, QUIET_MS, MAX_DELAY_MS);
+    }
+
+    /**
+     * Where the exact solves run: one thread, a daemon, at the lowest Java priority, so that the
+     * loop's rounds (the interim allocations of arrivals) and the rest of the controller come first
+     * on a busy machine; the solve takes what is left (decision session 15, docs/controller.md).
+     * On Linux the JVM applies priorities only with {@code -XX:ThreadPriorityPolicy=1} as root
+     * (then nice 4); the Mininet controller and {@code bench loop} pass it.
+     */
+    public static ExecutorService newSolver() {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ff-allocation-solve");
+            t.setDaemon(true); // a solve still running at the end must not keep the JVM alive
+            t.setPriority(Thread.MIN_PRIORITY);
+            return t;
+        });
     }
 
     static AllocationInputs inputs(FabricService fabric, NetworkView network, NetworkConfig cfg) {

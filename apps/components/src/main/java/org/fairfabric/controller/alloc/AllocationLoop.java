@@ -277,24 +277,21 @@ public final class AllocationLoop {
         if (left == 0 && ids.size() == beforeIn.sessions().size()) {
             return null; // nothing came or went
         }
-        Map<String, Map<Integer, Double>> rates = new HashMap<>();
-        for (SessionAllocation s : before.sessions()) {
-            Map<Integer, Double> byPath = new HashMap<>();
-            s.paths().forEach(p -> byPath.put(p.pathId(), p.rateBps()));
-            rates.put(s.session().id, byPath);
-        }
+        Map<String, SessionAllocation> was = new HashMap<>();
+        before.sessions().forEach(s -> was.put(s.session().id, s));
         AllocationProblem p = model.problem();
+        SessionAllocation[] kept = new SessionAllocation[model.sessions().size()];
         double[] inForceRates = new double[p.pathCount()];
         List<Integer> newcomers = new ArrayList<>();
-        for (int i = 0; i < model.sessions().size(); i++) {
-            Map<Integer, Double> byPath = rates.get(model.sessions().get(i).id);
-            if (byPath == null) {
+        for (int i = 0; i < kept.length; i++) {
+            kept[i] = was.get(model.sessions().get(i).id);
+            if (kept[i] == null) {
                 newcomers.add(i);
                 continue;
             }
             List<Path> paths = model.paths().get(i);
             for (int j = 0; j < paths.size(); j++) {
-                inForceRates[p.firstPath(i) + j] = byPath.getOrDefault(paths.get(j).id(), 0.0);
+                inForceRates[p.firstPath(i) + j] = kept[i].rateBps(paths.get(j).id());
             }
         }
         double[] interim = ArrivalAllocation.of(p, inForceRates, newcomers.stream().mapToInt(Integer::intValue).toArray());
@@ -303,7 +300,7 @@ public final class AllocationLoop {
                     round, newcomers.size(), left);
             return null;
         }
-        AllocationResult result = AllocationResult.interim(round, now(), model, interim);
+        AllocationResult result = AllocationResult.interim(round, now(), model, interim, kept);
         LOG.info("allocation round {}: interim allocation for {} arrival(s), {} departure(s) in {} ms (model build included); the exact solve follows",
                 round, newcomers.size(), left, String.format("%.1f", (System.nanoTime() - started) / 1e6));
         return result;

@@ -2,6 +2,7 @@ package org.fairfabric.controller.alloc;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.core.allocator.Allocation;
 import org.fairfabric.core.model.Path;
 
@@ -73,27 +74,36 @@ public final class AllocationResult {
 
     /** Reads the allocator's answer back onto the model's sessions and paths, each session on its fewest paths ({@link FewestPaths}). */
     public static AllocationResult of(long round, String computedAt, AllocationModel model, Allocation allocation) {
-        return of(round, computedAt, model, FewestPaths.of(allocation), allocation.sessionRates(), allocation.iterations(),
+        return of(round, computedAt, model, FewestPaths.of(allocation), allocation.sessionRates(), null, allocation.iterations(),
                 allocation.relativeGap(), false);
     }
 
-    /** An interim allocation: {@code pathRates} indexed like the model's problem's paths. */
-    static AllocationResult interim(long round, String computedAt, AllocationModel model, double[] pathRates) {
+    /**
+     * An interim allocation: {@code pathRates} indexed like the model's problem's paths.
+     * {@code previous}: per session of the model, what it had in the allocation in force (null for
+     * a newcomer); a session whose path rates are exactly those keeps that object (total included),
+     * so that what did not change is neither copied nor, downstream, compared field by field.
+     */
+    static AllocationResult interim(long round, String computedAt, AllocationModel model, double[] pathRates, SessionAllocation[] previous) {
         double[] totals = new double[model.sessions().size()];
         for (int i = 0; i < totals.length; i++) {
             for (int q = model.problem().firstPath(i); q < model.problem().endPath(i); q++) {
                 totals[i] += pathRates[q];
             }
         }
-        return of(round, computedAt, model, pathRates, totals, 0, Double.NaN, true);
+        return of(round, computedAt, model, pathRates, totals, previous, 0, Double.NaN, true);
     }
 
     private static AllocationResult of(long round, String computedAt, AllocationModel model, double[] pathRates, double[] totals,
-                                       int iterations, double relativeGap, boolean interim) {
+                                       SessionAllocation[] previous, int iterations, double relativeGap, boolean interim) {
         List<SessionAllocation> out = new ArrayList<>();
         for (int i = 0; i < model.sessions().size(); i++) {
             List<Path> paths = model.paths().get(i);
             int first = model.problem().firstPath(i);
+            if (previous != null && previous[i] != null && unchanged(previous[i], model.sessions().get(i), paths, pathRates, first)) {
+                out.add(previous[i]);
+                continue;
+            }
             List<PathAllocation> rates = new ArrayList<>();
             for (int j = 0; j < paths.size(); j++) {
                 Path p = paths.get(j);
@@ -103,6 +113,20 @@ public final class AllocationResult {
         }
         model.unroutable().forEach(s -> out.add(new SessionAllocation(s, 0, List.of())));
         return new AllocationResult(round, computedAt, out, iterations, relativeGap, model, interim);
+    }
+
+    /** Whether {@code was} is {@code session} with exactly the rates {@code pathRates[first..]} on {@code paths}, in order. */
+    private static boolean unchanged(SessionAllocation was, SessionDto session, List<Path> paths, double[] pathRates, int first) {
+        if (!was.session().equals(session) || was.paths().size() != paths.size()) {
+            return false;
+        }
+        for (int j = 0; j < paths.size(); j++) {
+            PathAllocation p = was.paths().get(j);
+            if (p.pathId() != paths.get(j).id() || Double.compare(p.rateBps(), pathRates[first + j]) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A round with no routable session: every session (if any) unroutable at rate 0. */

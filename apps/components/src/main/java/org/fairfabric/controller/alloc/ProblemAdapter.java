@@ -1,11 +1,13 @@
 package org.fairfabric.controller.alloc;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.TreeSet;
 import org.fairfabric.api.dto.SessionDto;
@@ -19,10 +21,7 @@ import org.fairfabric.core.model.Link;
 import org.fairfabric.core.model.LinkState;
 import org.fairfabric.core.model.Path;
 import org.fairfabric.core.model.PathEnumerator;
-import org.fairfabric.core.model.Session;
-import org.fairfabric.core.model.SessionKey;
 import org.fairfabric.core.model.SessionWeights;
-import org.fairfabric.core.model.Tenant;
 import org.fairfabric.core.model.Topology;
 
 /**
@@ -45,8 +44,9 @@ import org.fairfabric.core.model.Topology;
  *     stays unreserved), and the capacity it leaves goes to whoever sends.</li>
  * </ul>
  * Enumerating the candidate paths is most of the cost (about 7 s for 10,000 sessions at k=16), so
- * a build given the previous one reuses its topology and its sessions' paths when the topology's
- * inputs (configuration, hosts, links that are down) are unchanged.
+ * a build given the previous one reuses its topology and its sessions' paths and link rows when the
+ * topology's inputs (configuration, hosts, links that are down) are unchanged: at k=16 with 10,000
+ * sessions an arrival's model then takes milliseconds.
  */
 public final class ProblemAdapter {
     /** The host shim's limit on paths per session (host-shim/ratetable MaxPaths). */
@@ -66,19 +66,27 @@ public final class ProblemAdapter {
     }
 
     /**
-     * @param before the inputs {@code built} was built from (both null: none); when their
-     *               configuration (the same object), hosts and down links are those of {@code in},
-     *               its topology, shim hosts and routable sessions' paths are reused
+     * The model of {@code in}, from the previous one when it helps: when the topology's inputs
+     * (configuration — the same object —, hosts, down links) are those of {@code before}, its
+     * topology and shim hosts are reused, and so is every session of {@code built}'s problem that
+     * is still there with the same hosts: its paths and their link rows, renumbered, instead of
+     * path enumeration and link lookups by id. Sessions are kept in {@code in}'s order and links
+     * numbered by first use, so the problem is exactly the one a build from scratch gives; only the
+     * weights, guarantees and demands are computed afresh for every session (a division each:
+     * arrivals and departures change their tenant's share).
+     *
+     * @param before the inputs {@code built} was built from (both null: none)
      */
     public static AllocationModel build(AllocationInputs in, AllocationInputs before, AllocationModel built) {
         boolean sameTopology = before != null && before.config() == in.config() && before.hosts().equals(in.hosts())
                 && before.downLinks().equals(in.downLinks());
         Topology topo = sameTopology ? built.topology() : topology(in);
         Set<String> shims = sameTopology ? built.shimHosts() : shimHosts(in.config(), topo);
-        Map<String, List<Path>> known = new HashMap<>();
-        if (sameTopology) {
+        AllocationProblem old = sameTopology ? built.problem() : null;
+        Map<String, Integer> oldIndex = new HashMap<>();
+        if (old != null) {
             for (int i = 0; i < built.sessions().size(); i++) {
-                known.put(pair(built.sessions().get(i)), built.paths().get(i));
+                oldIndex.put(built.sessions().get(i).id, i);
             }
         }
         PathEnumerator enumerator = new PathEnumerator(topo);
@@ -87,15 +95,20 @@ public final class ProblemAdapter {
 
         List<SessionDto> routable = new ArrayList<>();
         List<List<Path>> paths = new ArrayList<>();
+        List<Integer> from = new ArrayList<>(); // per routable session, its index in the old problem, or -1
         List<SessionDto> unroutable = new ArrayList<>();
         for (SessionDto s : in.sessions()) {
+            Integer i = tenants.containsKey(s.tenantId) ? oldIndex.get(s.id) : null;
+            SessionDto was = i == null ? null : built.sessions().get(i);
+            boolean kept = was != null && was.srcHost.equals(s.srcHost) && was.dstHost.equals(s.dstHost);
             List<Path> usable = !tenants.containsKey(s.tenantId) ? List.of()
-                    : known.containsKey(pair(s)) ? known.get(pair(s)) : usablePaths(topo, enumerator, s);
+                    : kept ? built.paths().get(i) : usablePaths(topo, enumerator, s);
             if (usable.isEmpty()) {
                 unroutable.add(s);
             } else {
                 routable.add(s);
                 paths.add(usable);
+                from.add(kept ? i : -1);
             }
         }
         Set<String> guaranteed = new TreeSet<>();
@@ -104,22 +117,21 @@ public final class ProblemAdapter {
             return new AllocationModel(null, routable, paths, unroutable, topo, shims, guaranteed);
         }
 
-        Map<String, Integer> perTenant = new HashMap<>();
-        List<Session> coreSessions = new ArrayList<>();
+        Map<String, Integer> perTenant = new HashMap<>(); // routable sessions: they share the weight
+        Map<String, Integer> activePerTenant = new HashMap<>(); // those that send: they share the guarantee
+        Set<String> pairs = new HashSet<>();
         for (SessionDto s : routable) {
-            if (!in.idleSessions().contains(s.id)) {
-                perTenant.merge(s.tenantId, 1, Integer::sum);
+            if (!pairs.add(pair(s))) {
+                throw new IllegalArgumentException("session " + s.srcHost + "->" + s.dstHost + " is listed twice");
             }
-            coreSessions.add(s.weight == null ? new Session(new SessionKey(s.srcHost, s.dstHost), s.tenantId)
-                    : new Session(new SessionKey(s.srcHost, s.dstHost), s.tenantId, java.util.OptionalDouble.of(s.weight),
-                    org.fairfabric.core.model.TrafficClass.BEST_EFFORT));
+            perTenant.merge(s.tenantId, 1, Integer::sum);
+            if (!in.idleSessions().contains(s.id)) {
+                activePerTenant.merge(s.tenantId, 1, Integer::sum);
+            }
         }
-        Map<String, Tenant> coreTenants = new HashMap<>();
-        tenants.values().forEach(t -> coreTenants.put(t.id, new Tenant(t.id, t.name, t.weight, OptionalLong.empty())));
-        Map<SessionKey, Double> weights = SessionWeights.compute(coreTenants, coreSessions);
 
         AllocationProblemBuilder b = new AllocationProblemBuilder();
-        Map<String, Integer> linkIndex = new HashMap<>(); // links in the order the sessions' paths first use them
+        Links links = new Links(b, old);
         for (int i = 0; i < routable.size(); i++) {
             SessionDto s = routable.get(i);
             TenantDto t = tenants.get(s.tenantId);
@@ -128,25 +140,72 @@ public final class ProblemAdapter {
             if (idle) {
                 demand = Math.min(demand, IDLE_DEMAND_BPS);
             }
-            double guarantee = t.minBandwidthBps == null || idle ? 0 : (double) t.minBandwidthBps / perTenant.get(s.tenantId);
-            int[][] linkPaths = new int[paths.get(i).size()][];
-            for (int j = 0; j < linkPaths.length; j++) {
-                List<Link> links = paths.get(i).get(j).links();
-                linkPaths[j] = new int[links.size()];
-                for (int k = 0; k < links.size(); k++) {
-                    Link l = links.get(k);
-                    Integer e = linkIndex.get(l.id());
-                    if (e == null) {
-                        e = linkIndex.size();
-                        linkIndex.put(l.id(), e);
-                        b.addLink(l.id(), l.capacityBps());
-                    }
-                    linkPaths[j][k] = e;
-                }
-            }
-            b.addSessionByIndex(s.id, weights.get(new SessionKey(s.srcHost, s.dstHost)), demand, Math.min(guarantee, demand), linkPaths);
+            double guarantee = t.minBandwidthBps == null || idle ? 0 : (double) t.minBandwidthBps / activePerTenant.get(s.tenantId);
+            double weight = SessionWeights.weight(t.weight, perTenant.get(s.tenantId),
+                    s.weight == null ? OptionalDouble.empty() : OptionalDouble.of(s.weight));
+            int j = from.get(i);
+            int[][] linkPaths = j >= 0 ? links.rows(j) : links.rows(paths.get(i));
+            b.addSessionByIndex(s.id, weight, demand, Math.min(guarantee, demand), linkPaths);
         }
         return new AllocationModel(b.build(), routable, paths, unroutable, topo, shims, guaranteed);
+    }
+
+    /**
+     * The new problem's links, numbered in the order the sessions' paths first use them; a link of
+     * the old problem (a kept session's row) is renumbered through an array, a new session's by id.
+     */
+    private static final class Links {
+        private final AllocationProblemBuilder builder;
+        private final AllocationProblem old;
+        private final int[] renumbered;
+        private final Map<String, Integer> byId = new HashMap<>();
+
+        Links(AllocationProblemBuilder builder, AllocationProblem old) {
+            this.builder = builder;
+            this.old = old;
+            renumbered = new int[old == null ? 0 : old.linkCount()];
+            Arrays.fill(renumbered, -1);
+        }
+
+        /** The link rows of the old problem's session {@code j}, in the new numbering. */
+        int[][] rows(int j) {
+            int[][] out = new int[old.endPath(j) - old.firstPath(j)][];
+            for (int q = old.firstPath(j); q < old.endPath(j); q++) {
+                int[] row = new int[old.pathLength(q)];
+                for (int k = 0; k < row.length; k++) {
+                    int e = old.pathLink(q, k);
+                    if (renumbered[e] < 0) {
+                        renumbered[e] = index(old.linkId(e), old.capacity(e));
+                    }
+                    row[k] = renumbered[e];
+                }
+                out[q - old.firstPath(j)] = row;
+            }
+            return out;
+        }
+
+        /** The link rows of {@code paths}. */
+        int[][] rows(List<Path> paths) {
+            int[][] out = new int[paths.size()][];
+            for (int j = 0; j < out.length; j++) {
+                List<Link> path = paths.get(j).links();
+                out[j] = new int[path.size()];
+                for (int k = 0; k < path.size(); k++) {
+                    out[j][k] = index(path.get(k).id(), path.get(k).capacityBps());
+                }
+            }
+            return out;
+        }
+
+        private int index(String id, double capacity) {
+            Integer e = byId.get(id);
+            if (e == null) {
+                e = byId.size();
+                byId.put(id, e);
+                builder.addLink(id, capacity);
+            }
+            return e;
+        }
     }
 
     private static Topology topology(AllocationInputs in) {

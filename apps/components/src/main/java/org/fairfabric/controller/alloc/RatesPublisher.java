@@ -1,8 +1,13 @@
 package org.fairfabric.controller.alloc;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
+import org.fairfabric.api.dto.SessionDto;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +28,8 @@ public final class RatesPublisher {
     private final Map<String, RatesTable> sent = new HashMap<>();
     private final boolean pinned;
     private long published;
+    /** The allocation published last (null before the first). */
+    private AllocationResult last;
 
     public RatesPublisher(RatesSink sink, LongSupplier clockMillis) {
         this(sink, clockMillis, true);
@@ -35,9 +42,16 @@ public final class RatesPublisher {
         this.pinned = pinned;
     }
 
-    /** Publishes the tables of the shim hosts of {@code r} that differ from what was sent last. */
+    /**
+     * Publishes the tables of the shim hosts of {@code r} that differ from what was sent last. Only
+     * the tables of senders whose sessions came, went or changed since the last allocation published
+     * are built (all of them after a change of the topology or of the shim hosts).
+     */
     public synchronized void publish(AllocationResult r) {
-        for (RatesTable t : RatesTable.fromAllocation(r, r.model().shimHosts(), pinned).values()) {
+        Set<String> hosts = last == null || last.model().topology() != r.model().topology()
+                || !last.model().shimHosts().equals(r.model().shimHosts()) ? r.model().shimHosts() : changedSenders(last, r);
+        last = r;
+        for (RatesTable t : RatesTable.fromAllocation(r, hosts, pinned).values()) {
             RatesTable before = sent.get(t.host());
             if (before != null && before.sessions().equals(t.sessions())) {
                 continue;
@@ -56,6 +70,34 @@ public final class RatesPublisher {
             sent.put(t.host(), t);
             published++;
         }
+    }
+
+    /**
+     * The shim hosts that send a session of {@code r} or {@code before} that is not in the other
+     * one as it was (an interim allocation keeps the objects of the sessions it left alone).
+     */
+    static Set<String> changedSenders(AllocationResult before, AllocationResult r) {
+        Map<String, SessionAllocation> was = new HashMap<>();
+        before.sessions().forEach(s -> was.put(s.session().id, s));
+        List<SessionDto> changed = new ArrayList<>();
+        for (SessionAllocation s : r.sessions()) {
+            SessionAllocation w = was.remove(s.session().id);
+            if (w != s && !s.equals(w)) {
+                changed.add(s.session());
+                if (w != null) {
+                    changed.add(w.session());
+                }
+            }
+        }
+        was.values().forEach(w -> changed.add(w.session()));
+        Set<String> out = new HashSet<>();
+        for (SessionDto s : changed) {
+            String host = RatesTable.sender(r.model().topology(), s);
+            if (host != null && r.model().shimHosts().contains(host)) {
+                out.add(host);
+            }
+        }
+        return out;
     }
 
     /** Tables sent so far. */

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.core.model.Host;
 import org.fairfabric.core.model.Topology;
 
@@ -177,7 +178,7 @@ public final class RatesTable {
             bySrc.put(h, new ArrayList<>());
         }
         for (SessionAllocation s : r.sessions()) {
-            List<Entry> list = bySrc.get(topo.host(s.session().srcHost).cableOwner()); // a VM's server runs the shim
+            List<Entry> list = bySrc.get(sender(topo, s.session()));
             if (list == null || s.paths().isEmpty()) {
                 continue;
             }
@@ -192,6 +193,12 @@ public final class RatesTable {
             out.put(h, new RatesTable(h, 0, list));
         });
         return out;
+    }
+
+    /** The host whose table holds {@code s}: its sender's server (a VM's server runs the shim); null for an unknown host. */
+    static String sender(Topology topo, SessionDto s) {
+        Host src = topo.hosts().get(s.srcHost);
+        return src == null ? null : src.cableOwner();
     }
 
     static List<PathRate> paths(SessionAllocation s) {

@@ -28,6 +28,16 @@ public final class SessionAllocation {
         return paths;
     }
 
+    /** The rate on the path with id {@code pathId}; 0 when it has no such path. */
+    public double rateBps(int pathId) {
+        for (int j = 0; j < paths.size(); j++) {
+            if (paths.get(j).pathId() == pathId) {
+                return paths.get(j).rateBps();
+            }
+        }
+        return 0;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {

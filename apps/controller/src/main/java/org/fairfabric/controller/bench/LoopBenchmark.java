@@ -12,7 +12,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -60,12 +59,13 @@ import org.fairfabric.core.allocator.ExactAllocator;
  * run: a table-sized record produced and consumed on the same topic by the same clients (Kafka
  * alone).
  *
- * <p>usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1] [--tolerance T]
- * ({@code --tolerance}: another certified gap than the controller's, to compare settings)
+ * <p>usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1] [--tolerance T] [--exact-wait S]
+ * ({@code --tolerance}: another certified gap than the controller's, to compare settings;
+ * {@code --exact-wait}: seconds to wait for the last arrival's exact allocation, 0 to end after the arrivals)
  */
 public final class LoopBenchmark {
     private static final String TOPIC_PREFIX = KafkaRatesSink.TOPIC + ".bench-loop-";
-    /** How long to wait after the last arrival for an exact allocation with it. */
+    /** How long to wait after the last arrival for an exact allocation with it, unless {@code --exact-wait} says otherwise. */
     private static final double EXACT_WAIT_S = 900;
 
     private LoopBenchmark() {
@@ -78,6 +78,7 @@ public final class LoopBenchmark {
         int arrivals = 20;
         long seed = 1;
         double tolerance = AllocationComponent.TOLERANCE;
+        double exactWait = EXACT_WAIT_S;
         for (int i = 0; i < args.length; i++) {
             String v = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -87,15 +88,17 @@ public final class LoopBenchmark {
                 case "--arrivals" -> arrivals = Integer.parseInt(v);
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--tolerance" -> tolerance = Double.parseDouble(v);
+                case "--exact-wait" -> exactWait = Double.parseDouble(v);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1] [--tolerance T])");
+                        + " (usage: LoopBenchmark --kafka BOOTSTRAP [--k 16] [--sessions 10000] [--arrivals 20] [--seed 1] [--tolerance T]"
+                        + " [--exact-wait S])");
             }
             i++;
         }
         if (kafka == null) {
             throw new IllegalArgumentException("--kafka BOOTSTRAP is required");
         }
-        new Run(kafka, k, sessions, arrivals, seed, tolerance).run();
+        new Run(kafka, k, sessions, arrivals, seed, tolerance, exactWait).run();
     }
 
     private static final class Run {
@@ -104,6 +107,7 @@ public final class LoopBenchmark {
         final int sessionCount;
         final int arrivals;
         final double tolerance;
+        final double exactWait;
         final Random random;
         final String topic = TOPIC_PREFIX + ProcessHandle.current().pid() + "-" + System.currentTimeMillis();
         final NetworkConfig config;
@@ -125,9 +129,10 @@ public final class LoopBenchmark {
         final AtomicLong interims = new AtomicLong();
         volatile long lastConsumedNanos;
 
-        Run(String kafka, int k, int sessionCount, int arrivals, long seed, double tolerance) throws Exception {
+        Run(String kafka, int k, int sessionCount, int arrivals, long seed, double tolerance, double exactWait) throws Exception {
             this.kafka = kafka;
             this.tolerance = tolerance;
+            this.exactWait = exactWait;
             this.k = k;
             this.sessionCount = sessionCount;
             this.arrivals = arrivals;
@@ -186,11 +191,7 @@ public final class LoopBenchmark {
                 t.setDaemon(true);
                 return t;
             });
-            ExecutorService solver = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "allocation-solve");
-                t.setDaemon(true); // a solve still running at the end must not keep the JVM alive
-                return t;
-            });
+            ExecutorService solver = AllocationComponent.newSolver();
             AllocationListener listener = new AllocationListener() {
                 @Override
                 public void allocated(AllocationResult r) {
@@ -255,6 +256,7 @@ public final class LoopBenchmark {
                     arrival(loop, "w" + i);
                 }
                 long interimsBefore = interims.get();
+                long[] gcBefore = gc();
                 List<Double> loopMs = new ArrayList<>();
                 List<Double> kafkaMs = new ArrayList<>();
                 KafkaProducer<String, String> raw = KafkaClients.reliableProducer(kafka, "bench-loop-baseline", 0);
@@ -264,14 +266,19 @@ public final class LoopBenchmark {
                 }
                 raw.close(Duration.ofSeconds(10));
                 long interimCount = interims.get() - interimsBefore;
+                long[] gcAfter = gc();
                 System.out.printf(Locale.ROOT, "session arrival -> every changed rates table consumed from Kafka, %d arrivals: p50 %.1f ms, p99 %.1f ms, max %.1f ms (target p99 <= 100 ms); interim allocations: %d%n",
                         arrivals, pct(loopMs, 50), pct(loopMs, 99), pct(loopMs, 100), interimCount);
                 System.out.printf(Locale.ROOT, "baseline (same run): one table-sized record produced and consumed on the same topic: p50 %.1f ms, p99 %.1f ms%n",
                         pct(kafkaMs, 50), pct(kafkaMs, 99));
-                System.out.printf(Locale.ROOT, "arrivals %d ms apart (more than the quiet period of %d ms): each starts an idle loop's round at once, exact solves run meanwhile; load %s%n",
-                        AllocationComponent.QUIET_MS * 3, AllocationComponent.QUIET_MS, load());
+                System.out.printf(Locale.ROOT, "arrivals %d ms apart (more than the quiet period of %d ms): each starts an idle loop's round at once, exact solves run meanwhile;"
+                        + " %d garbage collections (%d ms) during them; load %s%n",
+                        AllocationComponent.QUIET_MS * 3, AllocationComponent.QUIET_MS, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1], load());
+                if (exactWait <= 0) {
+                    return;
+                }
                 String last = "a" + (arrivals - 1);
-                long deadline = System.nanoTime() + (long) (EXACT_WAIT_S * 1e9);
+                long deadline = System.nanoTime() + (long) (exactWait * 1e9);
                 while (!exactAfter.containsKey(last) && System.nanoTime() < deadline) {
                     Thread.sleep(10);
                 }
@@ -283,7 +290,7 @@ public final class LoopBenchmark {
                     }
                 }
                 if (exactMs.isEmpty()) {
-                    System.out.printf(Locale.ROOT, "session arrival -> an exact allocation with it in force: none within %.0f s of the last arrival%n", EXACT_WAIT_S);
+                    System.out.printf(Locale.ROOT, "session arrival -> an exact allocation with it in force: none within %.0f s of the last arrival%n", exactWait);
                 } else {
                     System.out.printf(Locale.ROOT, "session arrival -> an exact allocation with it in force, %d of %d arrivals: p50 %.0f ms, max %.0f ms; load %s%n",
                             exactMs.size(), arrivals, pct(exactMs, 50), pct(exactMs, 100), load());
@@ -409,6 +416,16 @@ public final class LoopBenchmark {
         Collections.sort(s);
         int i = (int) Math.ceil(p / 100 * s.size()) - 1;
         return s.get(Math.max(0, Math.min(s.size() - 1, i)));
+    }
+
+    /** Garbage collections so far and their total time in ms, over every collector. */
+    static long[] gc() {
+        long[] out = new long[2];
+        for (java.lang.management.GarbageCollectorMXBean b : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            out[0] += Math.max(0, b.getCollectionCount());
+            out[1] += Math.max(0, b.getCollectionTime());
+        }
+        return out;
     }
 
     static String load() {

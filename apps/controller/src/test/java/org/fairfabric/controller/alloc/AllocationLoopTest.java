@@ -308,4 +308,16 @@ class AllocationLoopTest {
         clock.advance(MAX_DELAY);
         assertTrue(allocated.isEmpty());
     }
+
+    @Test
+    void theSolverThreadRunsAtTheLowestPriority() throws Exception {
+        java.util.concurrent.ExecutorService solver = AllocationComponent.newSolver();
+        try {
+            Thread t = solver.submit(Thread::currentThread).get();
+            assertEquals(Thread.MIN_PRIORITY, t.getPriority());
+            assertTrue(t.isDaemon());
+        } finally {
+            solver.shutdownNow();
+        }
+    }
 }

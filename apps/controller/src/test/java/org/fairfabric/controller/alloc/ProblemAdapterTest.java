@@ -152,4 +152,16 @@ class ProblemAdapterTest {
         assertEquals(40e6, hp.minRate(hp.sessionIndex("s3")));
         assertEquals(0.0, hp.minRate(hp.sessionIndex("s1")));
     }
+
+    @Test
+    void twoSessionsBetweenTheSameHostsAreAnError() {
+        NetworkConfig cfg = leafSpine(2, 2, 2, 100);
+        List<TenantDto> blue = List.of(tenant("blue", 1, null));
+        AllocationInputs in = inputs(cfg, blue, List.of(session("s1", "blue", "h1", "h3", null), session("s2", "blue", "h1", "h3", null)), Set.of());
+        assertThrows(IllegalArgumentException.class, () -> ProblemAdapter.build(in));
+        // …also when the second one arrives on a model built before
+        AllocationInputs one = inputs(cfg, blue, List.of(session("s1", "blue", "h1", "h3", null)), Set.of());
+        AllocationInputs two = new AllocationInputs(cfg, blue, one.hosts(), in.sessions(), Set.of());
+        assertThrows(IllegalArgumentException.class, () -> ProblemAdapter.build(two, one, ProblemAdapter.build(one)));
+    }
 }

@@ -5,6 +5,8 @@ import static org.fairfabric.controller.alloc.Fixtures.leafSpine;
 import static org.fairfabric.controller.alloc.Fixtures.session;
 import static org.fairfabric.controller.alloc.Fixtures.tenant;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -220,5 +222,60 @@ class RatesTableTest {
         pub.publish(new AllocationResult(3, "t", changed, 1, 0, m));
         assertEquals(3, sent.size());
         assertEquals(3, pub.published());
+    }
+
+    @Test
+    void onlyTheTablesOfSendersWhoseSessionsCameWentOrChangedAreBuilt() throws Exception {
+        NetworkConfig cfg = leafSpine(2, 2, 2, 100, "h1", "h2", "h3");
+        List<org.fairfabric.api.dto.TenantDto> tenants = List.of(tenant("blue", 2, null), tenant("red", 1, null));
+        List<org.fairfabric.api.dto.SessionDto> three = List.of(session("s1", "blue", "h1", "h3", null),
+                session("s2", "red", "h2", "h4", 30_000_000L), session("s3", "blue", "h3", "h1", null));
+        AllocationInputs in = inputs(cfg, tenants, three, Set.of());
+        AllocationModel m = ProblemAdapter.build(in);
+        AllocationResult exact = AllocationResult.of(1, "t", m, new ExactAllocator(1e-8, 200).solve(m.problem()));
+        List<String> sent = new ArrayList<>();
+        RatesPublisher pub = new RatesPublisher((host, json) -> sent.add(host), () -> 1);
+        pub.publish(exact);
+        assertEquals(List.of("h1", "h2", "h3"), sent);
+
+        // an interim allocation with the same rates keeps every session's object: nothing to rebuild
+        double[] rates = new double[m.problem().pathCount()];
+        SessionAllocation[] previous = new SessionAllocation[3];
+        for (int i = 0; i < 3; i++) {
+            previous[i] = exact.sessions().get(i);
+            for (int j = 0; j < previous[i].paths().size(); j++) {
+                rates[m.problem().firstPath(i) + j] = previous[i].paths().get(j).rateBps();
+            }
+        }
+        AllocationResult same = AllocationResult.interim(2, "t", m, rates, previous);
+        for (int i = 0; i < 3; i++) {
+            assertSame(exact.sessions().get(i), same.sessions().get(i));
+        }
+        assertEquals(Set.of(), RatesPublisher.changedSenders(exact, same));
+
+        // s2 cut in half: only h2's table is built (and sent)
+        int s2 = m.problem().sessionIndex("s2");
+        double[] cutRates = rates.clone();
+        for (int q = m.problem().firstPath(s2); q < m.problem().endPath(s2); q++) {
+            cutRates[q] /= 2;
+        }
+        AllocationResult cut = AllocationResult.interim(3, "t", m, cutRates, previous);
+        assertSame(exact.sessions().get(0), cut.sessions().get(0));
+        assertNotSame(exact.sessions().get(s2), cut.sessions().get(s2));
+        assertEquals(Set.of("h2"), RatesPublisher.changedSenders(same, cut));
+        pub.publish(cut);
+        assertEquals(List.of("h1", "h2", "h3", "h2"), sent);
+
+        // s3 leaves: its sender h3 gets a table without it; s1 moves to h2 (same id): h1 and h2
+        AllocationInputs left = new AllocationInputs(cfg, tenants, in.hosts(), three.subList(0, 2), Set.of());
+        AllocationModel m2 = ProblemAdapter.build(left, in, m);
+        AllocationResult departed = AllocationResult.interim(4, "t", m2, java.util.Arrays.copyOf(cutRates, m2.problem().pathCount()),
+                new SessionAllocation[] {cut.sessions().get(0), cut.sessions().get(1)});
+        assertEquals(Set.of("h3"), RatesPublisher.changedSenders(cut, departed));
+        pub.publish(departed);
+        assertEquals("h3", sent.get(sent.size() - 1));
+        List<SessionAllocation> moved = new ArrayList<>(departed.sessions());
+        moved.set(0, new SessionAllocation(session("s1", "blue", "h2", "h3", null), 1e6, moved.get(0).paths()));
+        assertEquals(Set.of("h1", "h2"), RatesPublisher.changedSenders(departed, new AllocationResult(5, "t", moved, 0, 0, m2)));
     }
 }

@@ -81,6 +81,28 @@ public final class AllocationProblem {
         return Arrays.asList(linkIds).indexOf(id);
     }
 
+    /** Equal problems: the same links, sessions and paths, in the same order, with bitwise equal numbers. */
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof AllocationProblem)) {
+            return false;
+        }
+        AllocationProblem other = (AllocationProblem) o;
+        return Arrays.equals(linkIds, other.linkIds) && Arrays.equals(capacity, other.capacity)
+                && Arrays.equals(sessionIds, other.sessionIds) && Arrays.equals(weight, other.weight)
+                && Arrays.equals(demand, other.demand) && Arrays.equals(minRate, other.minRate)
+                && Arrays.equals(sessionPathStart, other.sessionPathStart) && Arrays.equals(pathLinkStart, other.pathLinkStart)
+                && Arrays.equals(pathLinks, other.pathLinks);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(sessionIds) + Arrays.hashCode(linkIds);
+    }
+
     /** The same problem without session {@code leaving}; used for departures and benchmarks. */
     public AllocationProblem withoutSession(int leaving) {
         AllocationProblemBuilder b = new AllocationProblemBuilder();

@@ -58,8 +58,8 @@ public final class AllocationProblemBuilder {
      */
     public AllocationProblemBuilder addSession(String id, double sessionWeight, double demandCap,
                                                double guaranteedRate, List<List<String>> linkPaths) {
-        String field = "sessions[" + sessions + "]";
-        checkSession(field, id, sessionWeight, demandCap, guaranteedRate);
+        checkSession(id, sessionWeight, demandCap, guaranteedRate);
+        String field = field();
         if (linkPaths == null || linkPaths.isEmpty()) {
             throw new InvalidProblemException(field + ".paths", "a session needs at least one path");
         }
@@ -86,18 +86,17 @@ public final class AllocationProblemBuilder {
     /** Adds a session whose paths are already link indices (generators, derived problems). */
     public AllocationProblemBuilder addSessionByIndex(String id, double sessionWeight, double demandCap,
                                                       double guaranteedRate, int[][] linkPaths) {
-        String field = "sessions[" + sessions + "]";
-        checkSession(field, id, sessionWeight, demandCap, guaranteedRate);
+        checkSession(id, sessionWeight, demandCap, guaranteedRate);
         if (linkPaths.length == 0) {
-            throw new InvalidProblemException(field + ".paths", "a session needs at least one path");
+            throw new InvalidProblemException(field() + ".paths", "a session needs at least one path");
         }
         for (int j = 0; j < linkPaths.length; j++) {
             if (linkPaths[j].length == 0) {
-                throw new InvalidProblemException(field + ".paths[" + j + "]", "empty path");
+                throw new InvalidProblemException(field() + ".paths[" + j + "]", "empty path");
             }
             for (int k = 0; k < linkPaths[j].length; k++) {
                 if (linkPaths[j][k] < 0 || linkPaths[j][k] >= links) {
-                    throw new InvalidProblemException(field + ".paths[" + j + "][" + k + "]",
+                    throw new InvalidProblemException(field() + ".paths[" + j + "][" + k + "]",
                             "unknown link index " + linkPaths[j][k]);
                 }
             }
@@ -106,25 +105,30 @@ public final class AllocationProblemBuilder {
         return this;
     }
 
-    private void checkSession(String field, String id, double w, double d, double g) {
+    /** The JSON field of the session being added, for error messages (built only when one is thrown). */
+    private String field() {
+        return "sessions[" + sessions + "]";
+    }
+
+    private void checkSession(String id, double w, double d, double g) {
         if (id == null || id.isEmpty()) {
-            throw new InvalidProblemException(field + ".id", "missing or empty");
+            throw new InvalidProblemException(field() + ".id", "missing or empty");
         }
         if (sessionIndex.containsKey(id)) {
-            throw new InvalidProblemException(field + ".id", "duplicate session id \"" + id + "\"");
+            throw new InvalidProblemException(field() + ".id", "duplicate session id \"" + id + "\"");
         }
         if (!(w > 0) || Double.isInfinite(w)) {
-            throw new InvalidProblemException(field + ".weight", "must be a positive finite number, got " + w);
+            throw new InvalidProblemException(field() + ".weight", "must be a positive finite number, got " + w);
         }
         if (!(d > 0)) {
-            throw new InvalidProblemException(field + ".demand", "must be a positive number, got " + d);
+            throw new InvalidProblemException(field() + ".demand", "must be a positive number, got " + d);
         }
         if (!(g >= 0) || Double.isInfinite(g)) {
-            throw new InvalidProblemException(field + ".minRate",
+            throw new InvalidProblemException(field() + ".minRate",
                     "must be a non-negative finite number, got " + g);
         }
         if (g > d) {
-            throw new InvalidProblemException(field + ".minRate",
+            throw new InvalidProblemException(field() + ".minRate",
                     "exceeds the session's demand (" + g + " > " + d + ")");
         }
     }

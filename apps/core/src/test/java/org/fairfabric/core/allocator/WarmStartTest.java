@@ -1,6 +1,8 @@
 package org.fairfabric.core.allocator;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.IntToDoubleFunction;
@@ -285,5 +287,35 @@ class WarmStartTest {
         Allocation warm = lazy.solve(previous.warmStart());
         assertTrue(lazy.rounds() <= 2, lazy.rounds() + " rounds");
         assertCertifiedAndFeasible(warm, "departure");
+    }
+
+    /**
+     * Decision session 15 (docs/controller.md): the interior-point method restarts from a saved
+     * iterate only for targets of 1e-5 and more. At 1e-6 the next solve is exactly a cold one; at
+     * 1e-4 it restarts, in fewer iterations.
+     */
+    @Test
+    void theInteriorPointMethodRestartsOnlyForCoarseTargets() throws Exception {
+        AllocationProblem before = new FatTreeGenerator(4, 40, 4, 3).generate();
+        AllocationProblem after = before.withoutSession(5);
+
+        Allocation fine = ExactAllocator.solveInteriorPoint(before, 1e-6, 200, null);
+        assertTrue(fine.warmStart().hasInteriorPointState());
+        Allocation warm = ExactAllocator.solveInteriorPoint(after, 1e-6, 200, fine.warmStart());
+        Allocation cold = ExactAllocator.solveInteriorPoint(after, 1e-6, 200, null);
+        assertEquals(cold.iterations(), warm.iterations());
+        assertArrayEquals(cold.pathRates(), warm.pathRates());
+
+        Allocation coarse = ExactAllocator.solveInteriorPoint(before, 1e-4, 200, null);
+        Allocation warmCoarse = ExactAllocator.solveInteriorPoint(after, 1e-4, 200, coarse.warmStart());
+        Allocation coldCoarse = ExactAllocator.solveInteriorPoint(after, 1e-4, 200, null);
+        assertTrue(warmCoarse.converged());
+        assertTrue(warmCoarse.iterations() < coldCoarse.iterations(),
+                "warm " + warmCoarse.iterations() + " vs cold " + coldCoarse.iterations() + " iterations");
+
+        // the boundary: a lazy-link relaxation's targets are 0.2-0.8 x the tolerance
+        assertTrue(ExactAllocator.restartsInteriorPoint(2e-5)); // 1e-4 x 0.2
+        assertFalse(ExactAllocator.restartsInteriorPoint(8e-6)); // 1e-5 x 0.8
+        assertFalse(ExactAllocator.restartsInteriorPoint(8e-7)); // the controller's 1e-6 x 0.8
     }
 }
