@@ -104,7 +104,7 @@ def test_delay_probe_measures_every_record_over_a_pipe_and_mptcp(tmp_path):
     from fairfabric_mn.experiments import delay_probe
     probe = delay_probe.__file__
     rate, seconds = 2e6, 1
-    written = int(seconds / (delay_probe.RECORD * 8 / rate))
+    written = delay_probe.records(rate, seconds)
     out = tmp_path / "pipe.json"
     subprocess.run("python3 %s send --rate %d --seconds %d | python3 %s recv --out %s" % (probe, rate, seconds, probe, out),
                    shell=True, check=True, timeout=30)

@@ -23,6 +23,11 @@ HEADER = struct.Struct("!QQ")  # record number, write time in ns
 IPPROTO_MPTCP = 262
 
 
+def records(rate_bps, seconds):
+    """How many records the sender writes in seconds at rate_bps."""
+    return int(seconds * rate_bps / (RECORD * 8))
+
+
 def stream_socket(mptcp):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, IPPROTO_MPTCP if mptcp else 0)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -43,7 +48,7 @@ def send(args):
         sock, out = None, sys.stdout.buffer
         write = lambda b: (out.write(b), out.flush())
     interval = RECORD * 8 / args.rate
-    count = int(args.seconds / interval)
+    count = records(args.rate, args.seconds)
     pad = bytes(RECORD - HEADER.size)
     start = time.monotonic()
     for n in range(count):

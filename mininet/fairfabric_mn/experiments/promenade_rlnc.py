@@ -248,7 +248,7 @@ def rlnc_send_argv(h1, rates, session_id):
 
 
 def after_first_second(delays, rate_bps):
-    return [round(d, 3) for d in delays[int(rate_bps / (delay_probe.RECORD * 8)):]]  # µs: the JSON stays small
+    return [round(d, 3) for d in delays[delay_probe.records(rate_bps, 1):]]  # µs: the JSON stays small
 
 
 def describe(delays):
@@ -352,7 +352,7 @@ def mptcp_delay(f, shim, replaced_session, rate_bps, seconds):
     finally:
         stop_processes(procs)
     after = path_bytes()
-    written = int(seconds / (delay_probe.RECORD * 8 / rate_bps))
+    written = delay_probe.records(rate_bps, seconds)
     return {"delays_ms": after_first_second(got["delays_ms"], rate_bps), "records": got["records"], "written": written,
             "sessions": sessions, "subflows": subflows,
             "path_bytes": {k: after.get(k, 0) - before.get(k, 0) for k in sorted(after)}}
