@@ -22,7 +22,10 @@ control Fack(inout headers_t hdr,
     register<bit<32>>(FACK_FLOW_SLOTS) fack_real_ack;    // last real ACK number toward the sender
     register<bit<16>>(FACK_FLOW_SLOTS) fack_real_window; // its window field (0 = none seen)
     register<bit<32>>(FACK_FLOW_SLOTS) fack_last_seq;    // data seq of the last FACK (0 = none)
-    counter(2, CounterType.packets) facks_sent;          // index 0: decrease, 1: increase
+    // FACKs sent, per port they leave by (the sender's host port): read by the
+    // controller's port-stats poller, the monitor's view of FACK activity
+    counter(PORT_STATE_SIZE, CounterType.packets) fack_decrease_counter;
+    counter(PORT_STATE_SIZE, CounterType.packets) fack_increase_counter;
     bit<32> min_bytes = 0;
 
     action enable_fack(bit<32> min_bytes_between) {
@@ -78,11 +81,12 @@ control Fack(inout headers_t hdr,
         }
         fack_last_seq.write(slot, hdr.tcp.seq_no);
         fack_real_ack.read(meta.fack_ack_no, slot);
+        bit<32> sender_port = (bit<32>) standard_metadata.ingress_port;
         if (meta.link_color != COLOR_GREEN) {
             meta.fack_window = window - (window >> 2);
-            facks_sent.count(0);
+            fack_decrease_counter.count(sender_port);
         } else {
-            facks_sent.count(1);
+            fack_increase_counter.count(sender_port);
             bit<17> wider = (bit<17>) window + (bit<17>) (window >> 8);
             meta.fack_window = wider[15:0];
             if (wider[16:16] == 1) {
