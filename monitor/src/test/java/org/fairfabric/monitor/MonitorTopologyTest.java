@@ -308,6 +308,36 @@ class MonitorTopologyTest {
     }
 
     @Test
+    void facksCountOnTheLinkTowardTheSenderOnlyWhenTheControllerReadsThem() {
+        ObjectNode leaf2 = DocExamples.example("ff.ctl.portstats.v1");
+        leaf2.put("device", "device:leaf2");
+        ObjectNode port = (ObjectNode) leaf2.get("ports").get(0);
+        port.put("port", 1).put("facks_decrease", 10).put("facks_increase", 20); // h2's port on leaf2
+        m.pipe(t.portStats, "device:leaf2", Json.write(leaf2), T0);
+        port.put("facks_decrease", 13).put("facks_increase", 27);
+        leaf2.put("seq", 8).put("ts_ms", T0 + 1000);
+        m.pipe(t.portStats, "device:leaf2", Json.write(leaf2), T0 + 1000);
+        ObjectNode spine = spineStats(); // a switch without FACK fields
+        m.pipe(t.portStats, "device:spine1", Json.write(spine), T0);
+        addRx(spine, 1_000_000, 8, T0 + 1000);
+        m.pipe(t.portStats, "device:spine1", Json.write(spine), T0 + 1000);
+        pipePathBytes(0, true);
+        pipePathBytes(2, false);
+        Map<String, JsonNode> links = latest(m.read(t.links));
+        JsonNode toHost = links.get(PATH.get(3));
+        assertEquals(3, toHost.get("facks_decrease").asLong(), "FACKs leave by the sender's port, toward the host");
+        assertEquals(7, toHost.get("facks_increase").asLong());
+        assertTrue(!links.get(UPLINK).has("facks_decrease"), "no FACK fields where no counter was read: " + links.get(UPLINK));
+
+        port.remove("facks_increase"); // one of the two: malformed, and nothing changes
+        leaf2.put("seq", 9).put("ts_ms", T0 + 2000);
+        m.pipe(t.portStats, "device:leaf2", Json.write(leaf2), T0 + 2000);
+        List<MonitorDriver.Out> rejected = m.read(t.rejected);
+        assertEquals(1, rejected.size());
+        assertEquals("malformed", rejected.get(0).value().get("reason").asText());
+    }
+
+    @Test
     void aCounterThatDecreasedIsASwitchRestartAndItsPeriodIsSkipped() {
         ObjectNode stats = spineStats();
         m.pipe(t.portStats, "device:spine1", Json.write(stats), T0);

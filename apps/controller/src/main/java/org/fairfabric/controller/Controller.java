@@ -135,7 +135,7 @@ public final class Controller implements AutoCloseable {
                 bus.register(monitor.dataplaneEvents());
                 monitor.start(fabric, network, events, platform.topology::configuration,
                         () -> devs.fleet() == null ? java.util.Map.of() : devs.fleet().agents(),
-                        pipeline == null ? null : pipeline.p4info, components.allocation);
+                        pipeline == null ? null : pipeline.p4info, s.fack.enabled(), components.allocation);
             }
             bus.sync();
             List<org.fairfabric.controller.rest.Route> routes = new ArrayList<>(ApiRoutes.all(fabric, network, OpenApiDocument.load()));

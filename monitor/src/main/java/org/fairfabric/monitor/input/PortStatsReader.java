@@ -20,7 +20,8 @@ import org.fairfabric.monitor.stream.Out;
  * frames that came from the fabric (docs/monitor.md, "Λ_e from switch counters"). The bytes of [previous ts, ts) are split over the periods the
  * interval overlaps in proportion to the overlap ({@link MonitorSettings#split}), so a poller whose
  * readings drift against the period boundaries neither doubles nor loses a period. Pipeline drops (indexed by ingress port) are charged to the
- * link that arrives at the port; the queue depth (egress) to the link that leaves it. A counter
+ * link that arrives at the port; the queue depth (egress) to the link that leaves it; FACKs (when
+ * the controller runs FACK, by the port they leave by) to the link from the edge to the host. A counter
  * that decreased means the switch restarted: that port's period is skipped and the counters
  * become the new baseline.
  */
@@ -52,6 +53,10 @@ public final class PortStatsReader extends InputReader {
             for (String f : new String[] {"rx_bytes", "rx_packets", "tx_bytes", "tx_packets", "drops", "qdepth"}) {
                 Json.nonNegativeLong(p, f);
             }
+            if (p.has("facks_decrease") || p.has("facks_increase")) {
+                Json.nonNegativeLong(p, "facks_decrease");
+                Json.nonNegativeLong(p, "facks_increase");
+            }
         }
         return new Stamp(Json.positiveLong(v, "ts_ms"), seqOrZero(v));
     }
@@ -75,8 +80,11 @@ public final class PortStatsReader extends InputReader {
             long tx = p.get("tx_bytes").asLong();
             long drops = p.get("drops").asLong();
             long qdepth = p.get("qdepth").asLong();
+            boolean facks = p.has("facks_decrease");
+            long facksDecrease = p.path("facks_decrease").asLong(0);
+            long facksIncrease = p.path("facks_increase").asLong(0);
             String prev = counters.get(dp);
-            counters.put(dp, ts + "," + rx + "," + tx + "," + drops);
+            counters.put(dp, ts + "," + rx + "," + tx + "," + drops + "," + facksDecrease + "," + facksIncrease);
             if (prev == null) {
                 continue;
             }
@@ -85,7 +93,11 @@ public final class PortStatsReader extends InputReader {
             long prevRx = Long.parseLong(f[1]);
             long prevTx = Long.parseLong(f[2]);
             long prevDrops = Long.parseLong(f[3]);
-            if (ts <= prevTs || rx < prevRx || tx < prevTx || drops < prevDrops) {
+            // a baseline stored before FACK counts were read (FACK turned on, or an older store) has none
+            long prevFacksDecrease = f.length > 4 ? Long.parseLong(f[4]) : facksDecrease;
+            long prevFacksIncrease = f.length > 5 ? Long.parseLong(f[5]) : facksIncrease;
+            if (ts <= prevTs || rx < prevRx || tx < prevTx || drops < prevDrops
+                    || facksDecrease < prevFacksDecrease || facksIncrease < prevFacksIncrease) {
                 continue;
             }
             long drawn = settings.periodOf(prevTs, ts);
@@ -102,6 +114,10 @@ public final class PortStatsReader extends InputReader {
                         if (!link.dstIsSwitch()) {
                             l.put("bps", (tx - prevTx) * scale);
                             any = true;
+                            if (last && facks) { // FACKs leave by the sender's host port, toward the sender
+                                l.put("facks_decrease", facksDecrease - prevFacksDecrease);
+                                l.put("facks_increase", facksIncrease - prevFacksIncrease);
+                            }
                         }
                         if (last) {
                             l.put("qdepth", qdepth);

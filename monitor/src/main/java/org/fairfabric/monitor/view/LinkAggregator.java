@@ -22,6 +22,8 @@ import org.fairfabric.monitor.stream.Out;
 public final class LinkAggregator extends Stage {
     public static final String STORE = "links";
     public static final String PERIODS_STORE = "link-periods";
+    /** FACKs sent toward a host in the period: present only when the controller runs FACK. */
+    private static final String[] FACKS = {"facks_decrease", "facks_increase"};
     private final String signalTopic;
     private OpenPeriods periods;
 
@@ -91,6 +93,11 @@ public final class LinkAggregator extends Stage {
                         if (signal.has("drops")) {
                             acc.put("drops", acc.path("drops").asLong(0) + signal.get("drops").asLong());
                         }
+                        for (String facks : FACKS) {
+                            if (signal.has(facks)) {
+                                acc.put(facks, acc.path(facks).asLong(0) + signal.get(facks).asLong());
+                            }
+                        }
                         if (signal.has("qdepth")) {
                             acc.put("qdepth", Math.max(acc.path("qdepth").asLong(0), signal.get("qdepth").asLong()));
                         }
@@ -129,6 +136,11 @@ public final class LinkAggregator extends Stage {
             }
             f.put("drops", acc.path("drops").asLong(0));
             f.put("qdepth", acc.path("qdepth").asLong(0));
+            for (String facks : FACKS) {
+                if (acc.has(facks)) {
+                    f.put(facks, acc.get(facks).asLong());
+                }
+            }
             state.put(c.subject(), Json.write(s));
             emit(c.subject(), Out.Kind.LINK_VIEW, view(c.subject(), s, "period"), c.period() + settings.periodMs());
         }
@@ -175,6 +187,11 @@ public final class LinkAggregator extends Stage {
         }
         o.put("drops", f.get("drops").asLong());
         o.put("qdepth", f.get("qdepth").asLong());
+        for (String facks : FACKS) {
+            if (f.has(facks)) {
+                o.put(facks, f.get(facks).asLong());
+            }
+        }
         return o;
     }
 

@@ -99,10 +99,13 @@ public final class ControllerMonitor implements AutoCloseable {
      * Starts the poller (when the pipeline has the port counters), the catalog and the view reader.
      *
      * @param agents the connected switches
+     * @param facks  whether the controller runs FACK: the poller then reads the FACK counters too
      */
     public void start(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
-                      Supplier<Map<String, DeviceAgent>> agents, P4Info p4info, AllocationComponent allocation) {
-        Optional<PortCounterIds> ids = p4info == null ? Optional.empty() : PortCounterIds.of(p4info);
+                      Supplier<Map<String, DeviceAgent>> agents, P4Info p4info, boolean facks,
+                      AllocationComponent allocation) {
+        Optional<PortCounterIds> ids = p4info == null ? Optional.empty() : PortCounterIds.of(p4info)
+                .map(found -> facks ? found : found.withoutFacks());
         if (ids.isPresent()) {
             poller = new PortStatsPoller(agents, device -> ports(config.get(), device), ids.get(), producer,
                     MonitorTopicNames.PORTSTATS, periodMs(System.getenv()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -16,24 +17,31 @@ import p4.v1.P4RuntimeOuterClass.RegisterEntry;
 public final class PortStats {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The wildcard reads of the three counters and the queue-depth register. */
+    /** The wildcard reads of the three counters and the queue-depth register, and of the FACK counters when read. */
     public static List<Entity> queries(PortCounterIds ids) {
-        return List.of(
-                Entity.newBuilder().setCounterEntry(CounterEntry.newBuilder().setCounterId(ids.rx())).build(),
-                Entity.newBuilder().setCounterEntry(CounterEntry.newBuilder().setCounterId(ids.tx())).build(),
-                Entity.newBuilder().setCounterEntry(CounterEntry.newBuilder().setCounterId(ids.drops())).build(),
-                Entity.newBuilder().setRegisterEntry(RegisterEntry.newBuilder().setRegisterId(ids.qdepth())).build());
+        List<Entity> q = new ArrayList<>(List.of(counterRead(ids.rx()), counterRead(ids.tx()), counterRead(ids.drops()),
+                Entity.newBuilder().setRegisterEntry(RegisterEntry.newBuilder().setRegisterId(ids.qdepth())).build()));
+        if (ids.facks()) {
+            q.add(counterRead(ids.fackDecrease()));
+            q.add(counterRead(ids.fackIncrease()));
+        }
+        return q;
+    }
+
+    private static Entity counterRead(int id) {
+        return Entity.newBuilder().setCounterEntry(CounterEntry.newBuilder().setCounterId(id)).build();
     }
 
     /**
      * The record of {@code ports} from the read's {@code entities}; a port the read did not
-     * return counts 0.
+     * return counts 0. With the FACK counters read, every port also has {@code facks_decrease}
+     * and {@code facks_increase}.
      */
     public static String record(String device, long seq, long tsMs, long periodMs, Collection<Integer> ports,
                                 PortCounterIds ids, List<Entity> entities) {
         Map<Integer, long[]> byPort = new TreeMap<>();
         for (int p : ports) {
-            byPort.put(p, new long[6]);
+            byPort.put(p, new long[8]);
         }
         for (Entity e : entities) {
             if (e.hasCounterEntry()) {
@@ -50,6 +58,10 @@ public final class PortStats {
                     v[3] = c.getData().getPacketCount();
                 } else if (c.getCounterId() == ids.drops()) {
                     v[4] = c.getData().getPacketCount();
+                } else if (ids.facks() && c.getCounterId() == ids.fackDecrease()) {
+                    v[6] = c.getData().getPacketCount();
+                } else if (ids.facks() && c.getCounterId() == ids.fackIncrease()) {
+                    v[7] = c.getData().getPacketCount();
                 }
             } else if (e.hasRegisterEntry() && e.getRegisterEntry().getRegisterId() == ids.qdepth()) {
                 RegisterEntry r = e.getRegisterEntry();
@@ -66,8 +78,13 @@ public final class PortStats {
         o.put("ts_ms", tsMs);
         o.put("period_ms", periodMs);
         ArrayNode arr = o.putArray("ports");
-        byPort.forEach((port, v) -> arr.addObject().put("port", port).put("rx_bytes", v[0]).put("rx_packets", v[1])
-                .put("tx_bytes", v[2]).put("tx_packets", v[3]).put("drops", v[4]).put("qdepth", v[5]));
+        byPort.forEach((port, v) -> {
+            ObjectNode p = arr.addObject().put("port", port).put("rx_bytes", v[0]).put("rx_packets", v[1])
+                    .put("tx_bytes", v[2]).put("tx_packets", v[3]).put("drops", v[4]).put("qdepth", v[5]);
+            if (ids.facks()) {
+                p.put("facks_decrease", v[6]).put("facks_increase", v[7]);
+            }
+        });
         return o.toString();
     }
 

@@ -43,8 +43,23 @@ class ControllerMonitorPartsTest {
     @Test
     void theFabricPipelineHasThePortCountersOfContractC1() throws Exception {
         PortCounterIds ids = fabricIds();
-        assertEquals(4, new TreeSet<>(List.of(ids.rx(), ids.tx(), ids.drops(), ids.qdepth())).size());
-        assertEquals(4, PortStats.queries(ids).size());
+        assertEquals(6, new TreeSet<>(List.of(ids.rx(), ids.tx(), ids.drops(), ids.qdepth(), ids.fackDecrease(),
+                ids.fackIncrease())).size());
+        assertEquals(6, PortStats.queries(ids).size(), "with FACK on, its counters are read too");
+        assertEquals(4, PortStats.queries(ids.withoutFacks()).size());
+    }
+
+    @Test
+    void withFackOnEveryPortCarriesItsFackCounts() throws Exception {
+        PortCounterIds ids = fabricIds();
+        List<Entity> read = List.of(counter(ids.rx(), 1, 100, 1), counter(ids.fackDecrease(), 1, 0, 5),
+                counter(ids.fackIncrease(), 1, 0, 9), counter(ids.fackDecrease(), 2, 0, 1));
+        JsonNode on = JSON.readTree(PortStats.record("device:leaf1", 1, 1763770000000L, 1000, List.of(1, 3), ids, read));
+        assertEquals("{\"port\":1,\"rx_bytes\":100,\"rx_packets\":1,\"tx_bytes\":0,\"tx_packets\":0,"
+                + "\"drops\":0,\"qdepth\":0,\"facks_decrease\":5,\"facks_increase\":9}", on.get("ports").get(0).toString());
+        assertEquals(0, on.get("ports").get(1).get("facks_decrease").asLong(), "a port without FACKs counts 0");
+        JsonNode off = JSON.readTree(PortStats.record("device:leaf1", 1, 1763770000000L, 1000, List.of(1), ids.withoutFacks(), read));
+        assertFalse(off.get("ports").get(0).has("facks_decrease"), "FACK off: no FACK fields");
     }
 
     @Test
@@ -56,7 +71,7 @@ class ControllerMonitorPartsTest {
                 Entity.newBuilder().setRegisterEntry(RegisterEntry.newBuilder().setRegisterId(ids.qdepth())
                         .setIndex(Index.newBuilder().setIndex(3))
                         .setData(P4Data.newBuilder().setBitstring(ByteString.copyFrom(new byte[] {4})))).build());
-        JsonNode r = JSON.readTree(PortStats.record("device:leaf1", 7, 1763770000000L, 1000, List.of(3, 4), ids, read));
+        JsonNode r = JSON.readTree(PortStats.record("device:leaf1", 7, 1763770000000L, 1000, List.of(3, 4), ids.withoutFacks(), read));
         JsonNode doc = docExample("ff.ctl.portstats.v1");
         assertEquals(names(doc), names(r));
         assertEquals(names(doc.get("ports").get(0)), names(r.get("ports").get(0)));
