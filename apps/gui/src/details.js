@@ -13,12 +13,24 @@ function sessionLink(id) {
   return `<button type="button" class="link-like" data-session="${esc(id)}">${esc(id)}</button>`;
 }
 
+// FACKs (P4TE) sent in the monitor's last period, as "decreases / increases"; shown only when FACK is on
+const FACK_HEAD = "FACKs − / +";
+const FACK_HINT = `<p class="hint">FACK (P4TE rate control) is on: ${FACK_HEAD} counts the fake ACKs the leaf sent toward the host`
+  + " in the monitor's last period, with a reduced / increased window.</p>";
+
+function facks(f) {
+  return f == null ? "—" : f.decrease + " / " + f.increase;
+}
+
 export function linkDetails(l, snap, monitorOn) {
   if (l.kind === "host") {
+    const fack = l.dirs.some((d) => d.facks != null);
     return `<h3>Host link</h3><p>${esc(shortId(l.a))} port ${l.ends[0].port} — ${esc(l.b.slice(5))}</p>`
       + (l.dirs.length
-        ? table(["direction", "capacity", "load", "drops"], l.dirs.map((d) => [esc(d.label), bps(d.capacityBps),
-          bps(d.load) + " (" + percent(d.load / d.capacityBps) + ")", d.drops == null ? "—" : String(d.drops)]))
+        ? table(["direction", "capacity", "load", "drops", ...(fack ? [FACK_HEAD] : [])], l.dirs.map((d) => [esc(d.label), bps(d.capacityBps),
+          bps(d.load) + " (" + percent(d.load / d.capacityBps) + ")", d.drops == null ? "—" : String(d.drops),
+          ...(fack ? [facks(d.facks)] : [])]))
+          + (fack ? FACK_HINT : "")
         : `<p class="hint">no load data: host links' loads come from the central monitor (GET /api/v1/monitor/links)</p>`);
   }
   const rows = l.dirs.map((d) => {
@@ -63,9 +75,12 @@ export function switchDetails(s, snap, monitorPorts) {
     : `<p class="hint">none (AQs are placed for the hosts of tenants with a guarantee)</p>`);
   out.push("<h4>Counters</h4>");
   const ports = monitorPorts && monitorPorts.get(s.id);
-  out.push(ports ? table(["port", "received", "sent", "drops", "queue (packets)"], ports.map((p) => [p.port,
-    p.rxBps == null ? "—" : bps(p.rxBps), p.txBps == null ? "—" : bps(p.txBps), p.drops ?? "—", p.qdepth ?? "—"]), "counters")
+  const fack = ports && ports.some((p) => p.facks != null);
+  out.push(ports ? table(["port", "received", "sent", "drops", "queue (packets)", ...(fack ? [FACK_HEAD] : [])], ports.map((p) => [p.port,
+    p.rxBps == null ? "—" : bps(p.rxBps), p.txBps == null ? "—" : bps(p.txBps), p.drops ?? "—", p.qdepth ?? "—",
+    ...(fack ? [facks(p.facks)] : [])]), "counters")
     + `<p class="hint">The monitor's last period of the links that leave each port (sent, drops, queue) and enter it (received).</p>`
+    + (fack ? FACK_HINT : "")
     : `<p class="hint">no port counters: they come from the central monitor, which has no records</p>`);
   return out.join("");
 }

@@ -105,7 +105,7 @@ export function buildModel(snapshot, netcfg, monitorLinks) {
       const m = monitorLinks && monitorLinks.get(from + "-" + to);
       if (m && m.loadBps != null) {
         dirs.push({ id: from + "-" + to, label: [from, to].map((e) => e.replace("device:", "").replace(/\/0$/, "")).join(" → "),
-          up: true, capacityBps: m.capacityBps, load: m.loadBps, drops: m.drops ?? null });
+          up: true, capacityBps: m.capacityBps, load: m.loadBps, drops: m.drops ?? null, facks: m.facks ?? null });
       }
     }
     const capacityBps = dirs.length ? Math.max(...dirs.map((d) => d.capacityBps || 0)) : null;
@@ -184,6 +184,11 @@ export function groupLevels(routingGroups, device, port) {
   return out;
 }
 
+/** FACKs sent over a link in the monitor's last period ({decrease, increase}), or null: FACK is off. */
+function facksOf(l) {
+  return l.facks_decrease == null ? null : { decrease: l.facks_decrease, increase: l.facks_increase ?? 0 };
+}
+
 /**
  * The monitor's link records (docs/kafka.md, ff.mon.links.v1) by /topology's link id: the
  * monitor writes "a->b", /topology "a-b". The switch counters' load when there is one, else the
@@ -195,7 +200,7 @@ export function monitorLinks(json) {
     const id = (l.link || l.id || "").replace("->", "-");
     if (!id) continue;
     out.set(id, { loadBps: l.load_bps_switch ?? l.load_bps_shim ?? l.loadBps ?? null, drops: l.drops ?? null,
-      activeSessions: l.active_sessions ?? null, capacityBps: l.capacity_bps ?? null });
+      activeSessions: l.active_sessions ?? null, capacityBps: l.capacity_bps ?? null, facks: facksOf(l) });
   }
   return out;
 }
@@ -203,7 +208,8 @@ export function monitorLinks(json) {
 /**
  * A switch's port counters as the monitor's link records give them, by device id: per port the
  * load it sends (the record of the link leaving it) and receives (the link entering it), the drops
- * and queue depth of its egress (the leaving link's), sorted by port.
+ * and queue depth of its egress (the leaving link's) and, when FACK is on, the FACKs sent out of
+ * it (the leaving link's), sorted by port.
  */
 export function monitorPorts(json) {
   const out = new Map();
@@ -213,14 +219,14 @@ export function monitorPorts(json) {
     if (!out.has(m[1])) out.set(m[1], new Map());
     const ports = out.get(m[1]);
     const n = Number(m[2]);
-    if (!ports.has(n)) ports.set(n, { port: n, rxBps: null, txBps: null, drops: null, qdepth: null });
+    if (!ports.has(n)) ports.set(n, { port: n, rxBps: null, txBps: null, drops: null, qdepth: null, facks: null });
     return ports.get(n);
   };
   for (const l of Array.isArray(json) ? json : (json && json.links) || []) {
     const [from, to] = (l.link || "").split("->");
     const load = l.load_bps_switch ?? l.load_bps_shim ?? null;
     const tx = port(from);
-    if (tx) Object.assign(tx, { txBps: load, drops: l.drops ?? null, qdepth: l.qdepth ?? null });
+    if (tx) Object.assign(tx, { txBps: load, drops: l.drops ?? null, qdepth: l.qdepth ?? null, facks: facksOf(l) });
     const rx = port(to);
     if (rx) rx.rxBps = load;
   }

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { buildModel, groupLevels, layout, monitorLinks, monitorPorts, monitorTenants, sessionsOnLink } from "../../src/model.js";
+import { linkDetails } from "../../src/details.js";
 import { BAND_COLOURS, utilBand } from "../../src/format.js";
 
 const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
@@ -92,7 +93,7 @@ test("sessions on a directed link and routing-group levels by metric", () => {
 test("the monitor's records (docs/kafka.md examples) map onto /topology's ids", () => {
   const links = monitorLinks([{ schema: 1, link: "device:leaf1/3->device:spine1/1", capacity_bps: 100000000, active_sessions: 1,
     load_bps_shim: 26806400.0, load_bps_switch: 26880000.0, drops: 2 }, { link: "device:spine1/1->device:leaf1/3", load_bps_shim: 5e6, load_bps_switch: null }]);
-  assert.deepEqual(links.get("device:leaf1/3-device:spine1/1"), { loadBps: 26880000, drops: 2, activeSessions: 1, capacityBps: 100000000 });
+  assert.deepEqual(links.get("device:leaf1/3-device:spine1/1"), { loadBps: 26880000, drops: 2, activeSessions: 1, capacityBps: 100000000, facks: null });
   assert.equal(links.get("device:spine1/1-device:leaf1/3").loadBps, 5e6, "the shims' load when no counter covered the link");
   const m = buildModel(snap([link("device:leaf1", 3, "device:spine1", 1), link("device:spine1", 1, "device:leaf1", 3)]), netcfg, links);
   assert.equal(m.links.find((l) => l.kind === "fabric").util, 0.2688);
@@ -107,10 +108,10 @@ test("a switch's port counters come from the monitor's records of the links leav
     { link: "device:leaf1/1->h1", load_bps_switch: 5e6, drops: 0, qdepth: 1 },
   ]);
   assert.deepEqual(ports.get("device:leaf1"), [
-    { port: 1, rxBps: null, txBps: 5e6, drops: 0, qdepth: 1 },
-    { port: 3, rxBps: 1000.0, txBps: 27200000.0, drops: 2, qdepth: 4 },
+    { port: 1, rxBps: null, txBps: 5e6, drops: 0, qdepth: 1, facks: null },
+    { port: 3, rxBps: 1000.0, txBps: 27200000.0, drops: 2, qdepth: 4, facks: null },
   ]);
-  assert.deepEqual(ports.get("device:spine1"), [{ port: 1, rxBps: 27200000.0, txBps: 1000.0, drops: 0, qdepth: 0 }]);
+  assert.deepEqual(ports.get("device:spine1"), [{ port: 1, rxBps: 27200000.0, txBps: 1000.0, drops: 0, qdepth: 0, facks: null }]);
   assert.equal(ports.has("h1"), false);
 });
 
@@ -125,4 +126,23 @@ test("a host link's load and utilisation come from the monitor's records of it, 
   assert.deepEqual(h1.dirs.map((d) => [d.label, d.load, d.drops]), [["h1 → leaf1/1", 2e6, 0], ["leaf1/1 → h1", 5e6, 1]]);
   const h2 = m.links.find((l) => l.kind === "host" && l.b === "host:h2");
   assert.equal(h2.util, null, "no record: no load data");
+});
+
+test("with FACK on, the FACKs sent toward a host show on its link and on the leaf's port; off, nowhere", () => {
+  const records = [
+    { link: "h1/0->device:leaf1/1", capacity_bps: 10000000, load_bps_switch: 2e6, drops: 0 },
+    { link: "device:leaf1/1->h1/0", capacity_bps: 10000000, load_bps_switch: 5e6, drops: 0, qdepth: 3, facks_decrease: 12, facks_increase: 30 },
+  ];
+  const m = buildModel(snap([]), netcfg, monitorLinks(records));
+  const h1 = m.links.find((l) => l.kind === "host" && l.b === "host:h1");
+  assert.deepEqual(h1.dirs.map((d) => d.facks), [null, { decrease: 12, increase: 30 }]);
+  const html = linkDetails(h1, snap([]), true);
+  assert.match(html, /FACKs − \/ \+/);
+  assert.match(html, /<td>12 \/ 30<\/td>/);
+  const ports = monitorPorts(records).get("device:leaf1");
+  assert.deepEqual(ports[0].facks, { decrease: 12, increase: 30 });
+
+  const off = records.map(({ facks_decrease, facks_increase, ...rest }) => rest);
+  const h1off = buildModel(snap([]), netcfg, monitorLinks(off)).links.find((l) => l.kind === "host" && l.b === "host:h1");
+  assert.doesNotMatch(linkDetails(h1off, snap([]), true), /FACK/);
 });
