@@ -149,6 +149,10 @@ def main(argv=None):
     ap.add_argument("--bw", type=float, default=8, help="link rate in Mbit/s (default 8)")
     ap.add_argument("--reweight", type=parse_reweight, default=None, metavar="TENANT=WEIGHT@SECONDS",
                     help="change a competing tenant's weight over REST that many seconds into the table")
+    ap.add_argument("--fack-dscp", default=None, metavar="DSCP[,DSCP...]",
+                    help="turn on P4TE's FACK rate control for these traffic classes (off by default; the "
+                         "competition's iperf3 flows are DSCP 0): the FACKs sent show in the monitor's links "
+                         "and in the GUI")
     args = ap.parse_args(argv)
     setLogLevel("warning")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
@@ -169,7 +173,8 @@ def main(argv=None):
             say("a host shim on each of the %d hosts (rates from ff.ctl.rates.v1)" % len(shims.shims))
         else:
             fabric.write_netcfg(net, topo, cfg)
-        ctl = ControllerProcess(workdir, cfg, kafka=args.kafka)
+        ctl = ControllerProcess(workdir, cfg, kafka=args.kafka,
+                                extra_args=["--fack-dscp", args.fack_dscp] if args.fack_dscp else [])
         ctl.start()
         runstate.extend(net, pids=[ctl.pid])
         say("controller up (pid %d), REST %s" % (ctl.pid, ctl.url))
