@@ -103,7 +103,7 @@ export function sessionDetails(id, snap) {
   const a = snap.allocations.find((x) => x.sessionId === id);
   return `<h3>Session ${esc(id)}</h3><p>${esc(s.tenantId)}: ${esc(s.srcHost)} → ${esc(s.dstHost)}`
     + (s.demandBps != null ? ` · demand ${bps(s.demandBps)}` : "") + ` · ${esc(s.source || "")}</p>`
-    + (a ? `<p>allocated <b>${bps(a.totalBps)}</b> (round ${esc(a.computedAt || "")})</p>`
+    + (a ? `<p>allocated <b>${bps(a.totalBps)}</b> (round ${esc(a.computedAt || "")}${a.exact === false ? ", interim: the exact solve is running" : ""})</p>`
       + table(["path", "rate", "switches"], a.paths.map((p) => [String(p.pathId), bps(p.rateBps), esc((p.devices || []).map(shortId).join(" → "))]))
       : `<p class="hint">no allocation yet</p>`)
     + `<p class="actions"><button type="button" data-action="session-delete" data-session="${esc(id)}">Forget session</button></p>`;

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { buildModel, groupLevels, layout, monitorLinks, monitorPorts, monitorTenants, sessionsOnLink } from "../../src/model.js";
-import { linkDetails } from "../../src/details.js";
+import { linkDetails, sessionDetails } from "../../src/details.js";
 import { BAND_COLOURS, utilBand } from "../../src/format.js";
 
 const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
@@ -145,4 +145,12 @@ test("with FACK on, the FACKs sent toward a host show on its link and on the lea
   const off = records.map(({ facks_decrease, facks_increase, ...rest }) => rest);
   const h1off = buildModel(snap([]), netcfg, monitorLinks(off)).links.find((l) => l.kind === "host" && l.b === "host:h1");
   assert.doesNotMatch(linkDetails(h1off, snap([]), true), /FACK/);
+});
+
+test("a session's details say when its allocation is interim (the exact solve still running)", () => {
+  const s = { sessions: [{ id: "s1", tenantId: "t", srcHost: "a", dstHost: "b" }],
+    allocations: [{ sessionId: "s1", totalBps: 1e6, paths: [], computedAt: "2026-11-27T00:00:00Z", exact: false }] };
+  assert.match(sessionDetails("s1", s), /interim/);
+  s.allocations[0].exact = true;
+  assert.doesNotMatch(sessionDetails("s1", s), /interim/);
 });

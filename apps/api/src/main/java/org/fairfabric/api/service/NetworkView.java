@@ -90,7 +90,7 @@ public final class NetworkView {
         for (AllocationDto a : round) {
             allocations.put(a.sessionId, a);
             events.emit(EventTypes.ALLOCATION_UPDATED, a.sessionId, Detail.of("tenantId", a.tenantId, "totalBps", a.totalBps,
-                    "paths", a.paths.size()));
+                    "paths", a.paths.size(), "exact", a.exact));
         }
     }
 

@@ -67,7 +67,7 @@ public final class AllocationApplier implements AllocationListener {
         for (SessionAllocation s : r.sessions()) {
             List<PathRateDto> paths = new ArrayList<>();
             s.paths().forEach(p -> paths.add(new PathRateDto(p.pathId(), p.devices(), p.rateBps())));
-            out.add(new AllocationDto(s.session().id, s.session().tenantId, s.totalBps(), paths, r.computedAt()));
+            out.add(new AllocationDto(s.session().id, s.session().tenantId, s.totalBps(), paths, r.computedAt(), !r.interim()));
         }
         return out;
     }

@@ -118,6 +118,8 @@ class AllocationLoopTest {
         assertFalse(exact.interim());
         assertEquals(2, exact.round());
         assertSame(exact, loop.current(), "the exact result replaces the interim one");
+        assertTrue(AllocationApplier.dtos(interim).stream().noneMatch(a -> a.exact), "REST marks the interim allocation");
+        assertTrue(AllocationApplier.dtos(exact).stream().allMatch(a -> a.exact), "and the exact one");
         for (String s : List.of("s1", "s2", "s3")) { // weights 1:1:1 on one bottleneck: the interim share is already the optimum
             assertEquals(1e8 / 3, rate(interim, s), 1e-6 * 1e8, s);
             assertEquals(1e8 / 3, rate(exact, s), 1e-6 * 1e8, s);

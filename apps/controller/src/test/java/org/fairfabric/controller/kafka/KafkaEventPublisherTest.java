@@ -63,7 +63,7 @@ class KafkaEventPublisherTest {
             net.setDeviceAvailable("device:leaf1", true);
             net.setPortUp("device:leaf1", 5, false);
             net.setRoutingGroup(new RoutingGroupDto("device:leaf1", "queue-depth", 1, List.of(5)));
-            net.publishAllocations(List.of(new AllocationDto("s1", "blue", 5e6, List.of(new PathRateDto(1, List.of("device:leaf1"), 5e6)), "2026-01-01T00:00:00Z")));
+            net.publishAllocations(List.of(new AllocationDto("s1", "blue", 5e6, List.of(new PathRateDto(1, List.of("device:leaf1"), 5e6)), "2026-01-01T00:00:00Z", true)));
             fabric.deleteTenant("blue");
             publisher.flush();
         }

@@ -133,7 +133,7 @@ class ControllerMonitorPartsTest {
         Map<String, String> c = CatalogBuilder.build(cfg, List.of(new TenantDto("t1", "T1", 1, 50_000_000L),
                         new TenantDto("t2", "T2", 1, null)), hosts,
                 List.of(new SessionDto("s1", "t1", a.id, b.id, null, "api")),
-                List.of(new AllocationDto("s1", "t1", 40_000_000, List.of(), "2026-11-26T00:00:00Z")));
+                List.of(new AllocationDto("s1", "t1", 40_000_000, List.of(), "2026-11-26T00:00:00Z", true)));
         assertTrue(c.containsKey("pair/" + a.ip + ">" + b.ip) && c.containsKey("pair/" + b.ip + ">" + a.ip));
         assertFalse(c.keySet().stream().anyMatch(k -> k.startsWith("pair/") && k.contains(hosts.get(2).ip)),
                 "no pairs across tenants");

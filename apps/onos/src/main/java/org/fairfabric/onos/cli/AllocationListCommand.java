@@ -13,7 +13,7 @@ public class AllocationListCommand extends FabricCommand {
     @Override
     protected void run(FairfabricService fabric) {
         for (AllocationDto a : fabric.network().allocations()) {
-            print("session=%s, tenant=%s, totalBps=%.0f, computedAt=%s", a.sessionId, a.tenantId, a.totalBps, a.computedAt);
+            print("session=%s, tenant=%s, totalBps=%.0f, computedAt=%s, exact=%s", a.sessionId, a.tenantId, a.totalBps, a.computedAt, a.exact);
             for (PathRateDto p : a.paths) {
                 print("    path=%d, devices=%s, rateBps=%.0f", p.pathId, p.devices, p.rateBps);
             }

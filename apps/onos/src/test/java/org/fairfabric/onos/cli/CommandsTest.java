@@ -118,8 +118,8 @@ class CommandsTest {
         assertEquals("id=s1, tenant=blue, vm1 -> vm2, demandBps=unknown, source=monitor\n", run(new SessionListCommand()));
 
         fabric.network().publishAllocations(List.of(new AllocationDto("s1", "blue", 6e7,
-                List.of(new PathRateDto(1, List.of("device:leaf1", "device:spine1", "device:leaf2"), 6e7)), "2026-11-26T13:00:00Z")));
-        assertEquals("session=s1, tenant=blue, totalBps=60000000, computedAt=2026-11-26T13:00:00Z\n"
+                List.of(new PathRateDto(1, List.of("device:leaf1", "device:spine1", "device:leaf2"), 6e7)), "2026-11-26T13:00:00Z", true)));
+        assertEquals("session=s1, tenant=blue, totalBps=60000000, computedAt=2026-11-26T13:00:00Z, exact=true\n"
                 + "    path=1, devices=[device:leaf1, device:spine1, device:leaf2], rateBps=60000000\n", run(new AllocationListCommand()));
 
         fabric.network().setRoutingGroup(new RoutingGroupDto("device:leaf1", "queue-depth", 0, List.of(3)));

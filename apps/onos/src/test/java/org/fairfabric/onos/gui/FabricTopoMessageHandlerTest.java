@@ -108,7 +108,7 @@ class FabricTopoMessageHandlerTest {
         fabric.network().setLinkLoad("device:leaf1/3-device:spine1/1", 25e6);
         fabric.network().setLinkLoad("device:spine1/1-device:leaf1/3", 40e6);
         fabric.network().publishAllocations(List.of(new AllocationDto("s1", "blue", 1e6,
-                List.of(new PathRateDto(1, List.of("device:leaf1", "device:spine1", "device:leaf2"), 1e6)), "t")));
+                List.of(new PathRateDto(1, List.of("device:leaf1", "device:spine1", "device:leaf2"), 1e6)), "t", true)));
 
         request(FabricTopoMessageHandler.HIGHLIGHTS_REQUEST, mapper.createObjectNode().put("tenantId", ""));
         Map<String, JsonNode> loads = links(sent.get(0));
