@@ -125,6 +125,26 @@ class ControlledFabric:
             time.sleep(0.5)
         raise RuntimeError("no allocation for every session within 60 s:\n" + self.ctl.log_tail())
 
+    def wait_rates_in_force(self, session_ids, timeout=30):
+        """Waits until every one of session_ids is in force at some shim of this fabric with its
+        allocated total (GET /allocations, within 1 %). A table that never arrives (a broker the shims
+        cannot reach, say) is a RuntimeError naming the shims' state, not a run on unpinned traffic."""
+        deadline = time.time() + timeout
+        while True:
+            allocated = {a["sessionId"]: a["totalBps"] for a in self.ctl.get("/allocations")}
+            in_force = {}
+            for shim in self.shims.shims.values():
+                table = json.loads(shim.get("/rates")) or {}
+                for x in table.get("sessions") or []:
+                    in_force[x["id"]] = sum(p["rate_bps"] for p in x["paths"])
+            missing = [i for i in session_ids if i not in in_force or abs(in_force[i] - allocated.get(i, 0)) > 0.01 * allocated.get(i, 0)]
+            if not missing:
+                return
+            if time.time() > deadline:
+                raise RuntimeError("sessions %s not in force at the shims within %d s: allocated %s, in force %s; shims %s" % (
+                    missing, timeout, allocated, in_force, {n: s.health() for n, s in self.shims.shims.items()}))
+            time.sleep(0.2)
+
     def allocations(self, until=None, timeout=60):
         """GET /allocations as {(tenant, src host number, dst host number): bit/s}; with until (a
         predicate on that dict), polls until it holds (RuntimeError after timeout seconds)."""

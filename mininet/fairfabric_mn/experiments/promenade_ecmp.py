@@ -2,7 +2,9 @@
 its routing modes (docs/controller.md, "Routing modes"): `--routing pinned` (the allocator's
 per-path rates, tagged by the shims, pinned in the switches: a session may use several paths) and
 `--routing ecmp` (each TCP flow takes the uplink the switches' CRC of its 5-tuple picks; the shims
-still cap each session at its total).
+still cap each session at its total). In the full run the pinned fabric then carries the same
+sessions coded with RLNC (bin/rlnc, Promenade's own transport, as the paper ran them): the senders'
+shims stop and `rlnc send` paces each session's coded packets over its pinned paths at their rates.
 
 The uplinks that leave the senders' part of the fabric are the bottleneck: three sessions from
 pod 0 of a k=4 fat-tree over its 4 core uplinks (a quarter of the other links' rate); --quick runs
@@ -15,11 +17,12 @@ per uplink: the bytes its sending interface transmitted (Linux counters of the s
 as utilisation of its rate and Jain's index over the uplinks."""
 
 import json
+import os
 import subprocess
 import time
 
 from fairfabric_mn import runstate
-from fairfabric_mn.experiments import allocate, plot
+from fairfabric_mn.experiments import allocate, plot, rlnc_transfer
 from fairfabric_mn.experiments.fabric_run import ControlledFabric, jain_index, stop_processes, tx_bytes
 from fairfabric_mn.experiments.runner import Result, progress
 
@@ -33,10 +36,10 @@ PREFIX = "xe"
 
 # full: k=4 fat-tree, 8 Mbit/s links, 2 Mbit/s aggregation-core cables; pod 0's hosts h1, h2, h3 send to pods 1, 2, 3
 FULL = {"kind": "fattree", "params": {"k": 4, "core_bw": 2}, "bw": 8, "uplink_bw": 2,
-        "pairs": ((1, 5), (2, 9), (3, 13)), "seconds": 30,
+        "pairs": ((1, 5), (2, 9), (3, 13)), "seconds": 30, "rlnc": True,
         "uplinks": [("agg00", "core1"), ("agg00", "core2"), ("agg01", "core3"), ("agg01", "core4")]}
-# quick: the same fabric, 15 s of traffic per mode (the fabric starts in ~35 s here)
-QUICK = dict(FULL, seconds=15)
+# quick: the same fabric, 15 s of traffic per mode (the fabric starts in ~35 s here), no RLNC phase
+QUICK = dict(FULL, seconds=15, rlnc=False)
 
 
 def problem(setup):
@@ -66,9 +69,9 @@ def one_mode(setup, mode, seconds):
     try:
         hosts = sorted({h for pair in pairs for h in pair})
         allocated = f.provision("t", hosts, pairs)
-        time.sleep(3)  # the rates tables reach the shims
         names = {f.host(s).name: s for s in hosts}
         sessions = {x["id"]: (names[x["srcHost"]], names[x["dstHost"]]) for x in f.ctl.get("/sessions")}
+        f.wait_rates_in_force(list(sessions))
         paths = {}
         for a in f.ctl.get("/allocations"):
             pair = sessions.get(a["sessionId"])
@@ -112,11 +115,56 @@ def one_mode(setup, mode, seconds):
         progress(NAME, "%s: achieved %s Mbit/s (TCP retransmits %s); uplinks %s Mbit/s" % (
             mode, ", ".join("%s %.2f" % (k, v / 1e6) for k, v in achieved.items()), retransmits,
             ", ".join("%s %.2f" % (k, v / 1e6) for k, v in uplink_bps.items())))
-        return {"allocated_bps": {"h%d>h%d" % k: v for k, v in allocated.items()}, "achieved_bps": achieved,
-                "paths": paths, "uplink_bps": uplink_bps, "tcp_retransmits": retransmits, "sender_shims": shims}
+        out = {"allocated_bps": {"h%d>h%d" % k: v for k, v in allocated.items()}, "achieved_bps": achieved,
+               "paths": paths, "uplink_bps": uplink_bps, "tcp_retransmits": retransmits, "sender_shims": shims}
+        if mode == "pinned" and setup["rlnc"]:
+            out["rlnc"] = rlnc_sessions(f, setup, sessions, allocated, seconds, procs)
+        return out
     finally:
         stop_processes(procs)
         f.close()
+
+
+def rlnc_sessions(f, setup, sessions, allocated, seconds, procs):
+    """The same sessions coded with RLNC (Promenade's transport) over the same pinned paths: each sender
+    takes the rates table its shim had in force, the senders' shims stop (the coded datagrams carry
+    their path tags and `rlnc send` paces them itself), and each sender transfers its allocation x
+    seconds of bytes, all at once. Returns per session the transfer's figures and the uplinks' rates
+    meanwhile."""
+    pairs = setup["pairs"]
+    tables = {}
+    for s, _ in pairs:
+        shim = f.shims[f.host(s).name]
+        tables["h%d" % s] = json.loads(shim.get("/rates"))
+        shim.stop()
+    ids = {pair: sid for sid, pair in sessions.items()}
+    logs, receivers, senders = {}, {}, {}
+    for s, d in pairs:
+        key = "h%d>h%d" % (s, d)
+        logs[key] = open(os.path.join(f.workdir, "rlnc-recv-%s.log" % key.replace(">", "-")), "w+")
+        receivers[key] = rlnc_transfer.start_receiver(f.host(d), ids[(s, d)], logs[key])
+        procs.append(receivers[key])
+    time.sleep(1)
+    progress(NAME, "pinned + RLNC: the senders' shims stopped; each session sends its allocation x %d s of coded packets" % seconds)
+    intfs = f.uplink_interfaces(setup["uplinks"])
+    before = {u: tx_bytes(i) for u, i in intfs.items()}
+    t0 = time.time()
+    for s, d in pairs:
+        key = "h%d>h%d" % (s, d)
+        rates = rlnc_transfer.write_table(tables["h%d" % s], os.path.join(f.workdir, "rates-h%d.json" % s))
+        data = rlnc_transfer.random_file(os.path.join(f.workdir, "rlnc-input-h%d" % s), int(allocated[(s, d)] / 8 * seconds))
+        senders[key] = rlnc_transfer.start_sender(f.host(s), rates, ids[(s, d)], data)
+        procs.append(senders[key])
+    runstate.extend(f.net, pids=[p.pid for p in procs])
+    out = {key: rlnc_transfer.finish(senders[key], receivers[key], logs[key], seconds * 6 + 60) for key in senders}
+    elapsed = time.time() - t0
+    after = {u: tx_bytes(i) for u, i in intfs.items()}
+    for log in logs.values():
+        log.close()
+    progress(NAME, "pinned + RLNC: on the fabric %s Mbit/s (goodput %s)" % (
+        ", ".join("%s %.2f" % (k, v["fabric_bps"] / 1e6) for k, v in out.items()),
+        ", ".join("%.2f" % (v["goodput_bps"] / 1e6) for v in out.values())))
+    return {"sessions": out, "uplink_bps": {"%s>%s" % u: 8.0 * (after[u] - before[u]) / elapsed for u in intfs}}
 
 
 def run(quick=False):
@@ -129,7 +177,10 @@ def run(quick=False):
         "bottleneck": "the %d uplinks %s, %d Mbit/s each" % (n_up, ", ".join("%s>%s" % u for u in setup["uplinks"]), up),
         "sessions": "one tenant, weights 1; %s, one greedy iperf3 TCP flow (CUBIC) each" % ", ".join("h%d->h%d" % p for p in setup["pairs"]),
         "modes": "controller --routing pinned (Promenade: per-path rates, pinned paths) and --routing ecmp "
-                 "(CRC32 of the 5-tuple per switch; the shims cap each session at its total); one fabric each",
+                 "(CRC32 of the 5-tuple per switch; the shims cap each session at its total); one fabric each"
+                 + ("; then on the pinned fabric the same sessions with RLNC (bin/rlnc, window 8, 1 KB symbols; the "
+                    "allocation x the seconds of bytes each, all at once; rate = frames on the fabric / the sender's time)"
+                    if setup["rlnc"] else ""),
         "seconds": seconds, "omitted_s": OMIT_S,
         "measured": "per session: iperf3 receiver goodput x 1514/1448 (frames on the wire) after the first %d s; "
                     "per uplink: tx bytes of the switch's interface over the same %d s" % (OMIT_S, seconds),
@@ -151,9 +202,12 @@ def run(quick=False):
     jfi = {m: jain_index(util[m]) for m in out}
     res.series("aggregate_bps", total)
     res.series("uplink_jain_index", jfi)
+    rlnc = out["pinned"].get("rlnc")
     for sid in ids:
-        res.row("%s Mbit/s (exact PF %.2f)" % (sid, exact[sid] / 1e6), "its PF share (Fig. 7)", "pinned %.2f over %d path(s), ECMP %.2f" % (
-            out["pinned"]["achieved_bps"][sid] / 1e6, len(out["pinned"]["paths"].get(sid, [])), out["ecmp"]["achieved_bps"][sid] / 1e6))
+        res.row("%s Mbit/s (exact PF %.2f)" % (sid, exact[sid] / 1e6), "its PF share (Fig. 7)", "pinned %.2f over %d path(s), ECMP %.2f%s" % (
+            out["pinned"]["achieved_bps"][sid] / 1e6, len(out["pinned"]["paths"].get(sid, [])), out["ecmp"]["achieved_bps"][sid] / 1e6,
+            ", pinned + RLNC %.2f (%+.1f%%)" % (rlnc["sessions"][sid]["fabric_bps"] / 1e6, 100 * (rlnc["sessions"][sid]["fabric_bps"] / exact[sid] - 1))
+            if rlnc else ""))
     res.row("aggregate Mbit/s (uplinks: %d)" % (n_up * up), "Promenade higher (Fig. 8)",
             "pinned %.2f, ECMP %.2f (ECMP/pinned %.2f)" % (total["pinned"] / 1e6, total["ecmp"] / 1e6, total["ecmp"] / total["pinned"]))
     res.row("uplink utilisation, Jain's index", "Promenade better (Fig. 8, as a CDF)",
@@ -171,22 +225,41 @@ def run(quick=False):
               worst["pinned"] > worst["ecmp"], "%.2f vs %.2f Mbit/s" % (worst["pinned"] / 1e6, worst["ecmp"] / 1e6))
     res.check("the uplinks are more evenly used with multipath (Jain's index)", jfi["pinned"] >= jfi["ecmp"],
               "%.3f vs %.3f" % (jfi["pinned"], jfi["ecmp"]))
+    if rlnc:
+        res.row("pinned + RLNC (Promenade's transport): uplinks Mbit/s", "-", " ".join(
+            "%.2f" % (v / 1e6) for v in rlnc["uplink_bps"].values()))
+        res.check("pinned + RLNC: every session within 5% of its exact PF share (frames on the fabric)",
+                  all(abs(rlnc["sessions"][s]["fabric_bps"] / exact[s] - 1) <= 0.05 for s in ids),
+                  " ".join("%s %+.1f%%" % (s, 100 * (rlnc["sessions"][s]["fabric_bps"] / exact[s] - 1)) for s in ids))
     res.finish()
 
     fig, (ax, bx) = plot.figure(2, width=6.2)
     xs = list(range(len(ids)))
-    ax.bar([x - 0.2 for x in xs], [out["pinned"]["achieved_bps"][s] / 1e6 for s in ids], 0.4, label="pinned multipath (Promenade)", color="C0")
-    ax.bar([x + 0.2 for x in xs], [out["ecmp"]["achieved_bps"][s] / 1e6 for s in ids], 0.4, label="ECMP, one path per flow", color="C1")
+    bars = [("pinned multipath, TCP", "C0", [out["pinned"]["achieved_bps"][s] for s in ids])]
+    if rlnc:
+        bars.append(("pinned multipath, RLNC (Promenade)", "C2", [rlnc["sessions"][s]["fabric_bps"] for s in ids]))
+    bars.append(("ECMP, one path per flow", "C1", [out["ecmp"]["achieved_bps"][s] for s in ids]))
+    width = 0.8 / len(bars)
+    for n, (label, color, values) in enumerate(bars):
+        ax.bar([x + (n - (len(bars) - 1) / 2) * width for x in xs], [v / 1e6 for v in values], width, label=label, color=color)
     ax.scatter(xs, [exact[s] / 1e6 for s in ids], marker="_", s=900, color="red", zorder=3, linewidths=2,
                label="exact PF share (the paper's target)")
     ax.set_xticks(xs, ids)
     ax.set_ylabel("achieved (Mbit/s, frames on the wire)")
-    ax.set_title("per session; aggregate: pinned %.2f, ECMP %.2f of %d" % (total["pinned"] / 1e6, total["ecmp"] / 1e6, n_up * up), fontsize=9)
+    ax.set_title("per session; aggregate: pinned TCP %.2f,%s ECMP %.2f of %d" % (
+        total["pinned"] / 1e6, " RLNC %.2f," % (sum(v["fabric_bps"] for v in rlnc["sessions"].values()) / 1e6) if rlnc else "",
+        total["ecmp"] / 1e6, n_up * up), fontsize=9)
     ax.set_ylim(0, max(exact.values()) / 1e6 * 1.5)
     ax.legend(fontsize=7, loc="upper right")
     ux = list(range(n_up))
-    bx.bar([x - 0.2 for x in ux], util["pinned"], 0.4, label="pinned (JFI %.3f)" % jfi["pinned"], color="C0")
-    bx.bar([x + 0.2 for x in ux], util["ecmp"], 0.4, label="ECMP (JFI %.3f)" % jfi["ecmp"], color="C1")
+    ubars = [("pinned, TCP (JFI %.3f)" % jfi["pinned"], "C0", util["pinned"])]
+    if rlnc:
+        rutil = [rlnc["uplink_bps"]["%s>%s" % u] / (up * 1e6) for u in setup["uplinks"]]
+        ubars.append(("pinned, RLNC (JFI %.3f)" % jain_index(rutil), "C2", rutil))
+    ubars.append(("ECMP (JFI %.3f)" % jfi["ecmp"], "C1", util["ecmp"]))
+    width = 0.8 / len(ubars)
+    for n, (label, color, values) in enumerate(ubars):
+        bx.bar([x + (n - (len(ubars) - 1) / 2) * width for x in ux], values, width, label=label, color=color)
     bx.axhline(1.0, color="red", ls="--", lw=1, label="uplink rate (%d Mbit/s)" % up)
     bx.set_xticks(ux, ["%s>%s" % u for u in setup["uplinks"]], fontsize=8)
     bx.set_ylabel("uplink utilisation (tx / rate)")

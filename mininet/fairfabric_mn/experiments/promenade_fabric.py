@@ -91,7 +91,7 @@ def run(quick=False):
             if time.time() > deadline:
                 raise RuntimeError("no allocation for every session within 60 s:\n" + f.ctl.log_tail())
             time.sleep(0.5)
-        time.sleep(3)  # the rates tables reach the shims
+        f.wait_rates_in_force(ids)
         progress(NAME, "allocated: %s; %d s of greedy TCP" % (
             ", ".join("%s %s %.2f" % (s[1], "h%d>h%d" % (s[3], s[4]), alloc[s[0]]["totalBps"] / 1e6) for s in sessions), seconds))
         clients = []

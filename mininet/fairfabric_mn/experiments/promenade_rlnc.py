@@ -23,17 +23,16 @@ The issue's target: RLNC delivers its allocation; packet-split TCP loses >= 30% 
 
 import json
 import os
-import re
 import shlex
 import statistics
 import subprocess
 import time
 
-from fairfabric_mn import fabric, runstate, vms
-from fairfabric_mn.experiments import delay_probe, plot
+from fairfabric_mn import fabric, vms
+from fairfabric_mn.experiments import delay_probe, plot, rlnc_transfer
 from fairfabric_mn.experiments.fabric_run import ControlledFabric, stop_processes
 from fairfabric_mn.experiments.runner import Result, progress
-from fairfabric_mn.shim import ShimSet, binary, consume
+from fairfabric_mn.shim import ShimSet, binary
 
 NAME = "promenade-rlnc"
 SUMMARY = "RLNC over 4 paths of unequal delay vs packet-split TCP, and record delay vs Linux MPTCP (Table 2) (Mininet, controller, pinned paths)"
@@ -45,8 +44,6 @@ DELAYS_MS = (0, 1, 2.5, 5)
 DELAY_LOAD = 0.5  # Table 2's records: this fraction of the allocation
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "delay_probe.py")
 MPTCP_SUBFLOWS = 4
-SYMBOL_PAYLOAD = 1022  # a 1 KB symbol less its 2-byte length
-FRAME_OVERHEAD = 28 + 14 + 4 + 20  # IPv4 + UDP, Ethernet, 802.1Q, fabric header: a coded datagram on a fabric link
 PREFIX = "xr" + "0123456789abcdefghijklmnopqrstuvwxyz"[os.getpid() % 36]
 
 
@@ -99,48 +96,19 @@ def run(quick=False):
 
         # RLNC
         nbytes = int(session["totalBps"] / 8 * seconds)
-        # stderr to a file: a pipe nobody reads fills up and blocks the receiver (and so the sender)
         recv_log = open(os.path.join(f.workdir, "rlnc-recv.log"), "w+")
-        recv = h2.popen([binary("rlnc"), "recv", "-listen", "%s:7000" % h2.IP(), "-session", session["sessionId"]],
-                        stdout=subprocess.DEVNULL, stderr=recv_log)
+        recv = rlnc_transfer.start_receiver(h2, session["sessionId"], recv_log)
         procs.append(recv)
         time.sleep(1)
         progress(NAME, "RLNC: %d bytes h1 -> h2" % nbytes)
-        data = os.path.join(f.workdir, "rlnc-input")
-        with open(data, "wb") as fh:
-            fh.write(os.urandom(nbytes))
-        # The rates table in force for h1, read from ff.ctl.rates.v1 and given as a file: following the
-        # compacted topic with -kafka replays earlier runs' tables of a host of the same name first,
-        # and the sender would start on those and change paths mid-stream (docs/results.md).
-        tables = [r["value"] for r in consume(kafka, "ff.ctl.rates.v1", key=h1.name)
-                  if any(x["id"] == session["sessionId"] and len(x["paths"]) == len(paths) for x in r["value"]["sessions"])]
-        if not tables:
-            raise RuntimeError("no rates table for %s with the session's %d paths on ff.ctl.rates.v1" % (h1.name, len(paths)))
-        rates = os.path.join(f.workdir, "rates-h1.json")
-        with open(rates, "w") as fh:
-            json.dump(max(tables, key=lambda t: t["version"]), fh)
-        with open(data, "rb") as fh:
-            sender = subprocess.Popen(rlnc_send_argv(h1, rates, session["sessionId"]), stdin=fh, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
-            procs.append(sender)
-            try:
-                _, err = sender.communicate(timeout=seconds * 6 + 60)
-            except subprocess.TimeoutExpired:
-                sender.kill()
-                _, err = sender.communicate()
-                raise RuntimeError("rlnc send did not finish within %d s: %s" % (seconds * 6 + 60, err[-2000:]))
-        if sender.returncode != 0:
-            raise RuntimeError("rlnc send: exit %d: %s" % (sender.returncode, err[-2000:]))
-        send = subprocess.CompletedProcess(sender.args, 0, "", err)
-        m = re.search(r"sent (\d+) bytes in ([0-9.]+) s; (\{.*\})", send.stderr)
-        if not m:
-            raise RuntimeError("rlnc send printed no summary: %s" % send.stderr[-2000:])
-        rlnc_bytes, rlnc_s, rlnc_counters = int(m.group(1)), float(m.group(2)), json.loads(m.group(3))
-        recv.wait(timeout=30)
-        recv_log.seek(0)
-        got = re.search(r"(\{.*\})", (recv_log.read().strip().splitlines() or [""])[-1])
+        data = rlnc_transfer.random_file(os.path.join(f.workdir, "rlnc-input"), nbytes)
+        rates = rlnc_transfer.write_table(rlnc_transfer.newest_table(kafka, h1, session["sessionId"], len(paths)),
+                                          os.path.join(f.workdir, "rates-h1.json"))
+        sender = rlnc_transfer.start_sender(h1, rates, session["sessionId"], data)
+        procs.append(sender)
+        rlnc = rlnc_transfer.finish(sender, recv, recv_log, seconds * 6 + 60)
         recv_log.close()
-        recv_counters = json.loads(got.group(1)) if got else {}
+        rlnc_bytes, rlnc_s, rlnc_counters, recv_counters = rlnc["bytes"], rlnc["seconds"], rlnc["sender"], rlnc["receiver"]
         rlnc_bps = rlnc_bytes * 8 / rlnc_s
         progress(NAME, "  RLNC goodput %.2f Mbit/s (%d bytes in %.3f s)" % (rlnc_bps / 1e6, rlnc_bytes, rlnc_s))
         delay_bps = DELAY_LOAD * session["totalBps"]
@@ -180,10 +148,7 @@ def run(quick=False):
         f.close()
     res.series("allocation", {"session": session["sessionId"], "total_bps": session["totalBps"], "paths": paths})
     alloc_bps = session["totalBps"]
-    packets = rlnc_counters["NewPackets"] + rlnc_counters["RepairPackets"]
-    datagrams = sum(rlnc_counters["PathBytes"].values())
-    rlnc_fabric_bps = (datagrams + FRAME_OVERHEAD * packets) * 8 / rlnc_s
-    header_bound = SYMBOL_PAYLOAD / (datagrams / packets + FRAME_OVERHEAD)
+    rlnc_fabric_bps, header_bound = rlnc["fabric_bps"], rlnc["header_bound"]
     res.series("rlnc", {"bytes": rlnc_bytes, "seconds": rlnc_s, "goodput_bps": rlnc_bps, "fabric_bps": rlnc_fabric_bps,
                         "sender": rlnc_counters, "receiver": recv_counters})
     res.series("tcp_packet_split", {"goodput_bps": tcp_bps, "retransmits": tcp_retx, "sender_shim_stats": shim_stats})
@@ -242,11 +207,6 @@ def run(quick=False):
     return res, fig
 
 
-def rlnc_send_argv(h1, rates, session_id):
-    return [binary("rlnc"), "send", "-host", h1.name, "-rates", rates, "-session", session_id,
-            "-netns", "/proc/%d/ns/net" % h1.pid, "-dev", h1.defaultIntf().name, "-src", "%s:7001" % h1.IP()]
-
-
 def after_first_second(delays, rate_bps):
     return [round(d, 3) for d in delays[delay_probe.records(rate_bps, 1):]]  # µs: the JSON stays small
 
@@ -273,11 +233,12 @@ def rlnc_delay(h1, h2, workdir, rates, session_id, rate_bps, seconds):
     """Records through `rlnc send` (h1's rates in force as a file) to `rlnc recv` on h2; the delays (ms)."""
     out = os.path.join(workdir, "delay-rlnc.json")
     recv_log = open(os.path.join(workdir, "rlnc-recv-delay.log"), "w")
-    recv = h2.popen(["bash", "-c", "%s recv -listen %s:7000 -session %s | python3 %s recv --out %s" % (
-        binary("rlnc"), h2.IP(), shlex.quote(session_id), PROBE, out)], stdout=subprocess.DEVNULL, stderr=recv_log)
+    recv = h2.popen(["bash", "-c", "%s recv -listen %s:%d -session %s | python3 %s recv --out %s" % (
+        binary("rlnc"), h2.IP(), rlnc_transfer.RECEIVER_PORT, shlex.quote(session_id), PROBE, out)],
+        stdout=subprocess.DEVNULL, stderr=recv_log)
     time.sleep(1)
     sender = subprocess.Popen(["bash", "-c", "python3 %s send --rate %d --seconds %d | %s" % (
-        PROBE, rate_bps, seconds, shlex.join(rlnc_send_argv(h1, rates, session_id)))],
+        PROBE, rate_bps, seconds, shlex.join(rlnc_transfer.send_argv(h1, rates, session_id)))],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         _, err = sender.communicate(timeout=seconds * 4 + 60)
