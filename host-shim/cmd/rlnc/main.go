@@ -47,6 +47,7 @@ func main() {
 func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   rlnc send -host H (-rates FILE | -kafka BROKERS) -session ID -dev DEV -src IP:PORT [flags]  stdin -> coded packets
+                                          (-kafka or -report-kafka: figures on ff.shim.rlnc.v1)
   rlnc recv -listen IP:PORT -session ID [-host H -kafka BROKERS] [flags]                     decoded stream -> stdout
 run "rlnc send -h" or "rlnc recv -h" for every flag`)
 	os.Exit(2)
@@ -124,7 +125,8 @@ func send(args []string) error {
 	window := fs.Int("window", 8, "coding window in packets (1..16)")
 	nsPath := fs.String("netns", "", "network namespace (e.g. /proc/PID/ns/net or /run/netns/NAME) of -dev and -src; Kafka stays in this one")
 	closeWait := fs.Duration("close-timeout", 30*time.Second, "how long to wait at the end for the receiver to decode everything")
-	reportEvery := fs.Duration("report-period", time.Second, "with -kafka: publish the session's figures on ff.shim.rlnc.v1 this often")
+	reportKafka := fs.String("report-kafka", "", "brokers to publish the session's figures on ff.shim.rlnc.v1 (default: -kafka's; with -rates, set it to report)")
+	reportEvery := fs.Duration("report-period", time.Second, "with -kafka or -report-kafka: publish the session's figures this often")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -223,11 +225,14 @@ func send(args []string) error {
 			}
 		}
 	}()
+	if *reportKafka == "" {
+		*reportKafka = *kafka
+	}
 	var rep *reporter
-	if *kafka != "" {
+	if *reportKafka != "" {
 		var prev transport.SenderStats
 		srcIP, dstIP := srcAP.Addr().Unmap().String(), dst.Addr().Unmap().String()
-		rep, err = startReporter(strings.Split(*kafka, ","), sessionEnds{*host, *c.session, cfg.Session}, *reportEvery,
+		rep, err = startReporter(strings.Split(*reportKafka, ","), sessionEnds{*host, *c.session, cfg.Session}, *reportEvery,
 			func(elapsed time.Duration) (telemetry.RLNC, bool) {
 				cur := s.Stats()
 				rec := telemetry.RLNC{Role: "sender", Src: srcIP, Dst: dstIP, Sender: senderPeriod(cfg, prev, cur, elapsed)}

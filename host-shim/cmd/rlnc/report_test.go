@@ -187,7 +187,10 @@ func TestRecordJSON(t *testing.T) {
 func TestReporterWithoutBrokerNeverWaits(t *testing.T) {
 	calls := 0
 	r, err := startReporter([]string{"127.0.0.1:1"}, sessionEnds{host: "h1", sessionID: 42}, 5*time.Millisecond,
-		func(time.Duration) (telemetry.RLNC, bool) { calls++; return telemetry.RLNC{Role: "sender", Sender: &telemetry.RLNCSender{}}, true })
+		func(time.Duration) (telemetry.RLNC, bool) {
+			calls++
+			return telemetry.RLNC{Role: "sender", Sender: &telemetry.RLNCSender{}}, true
+		})
 	if err != nil {
 		t.Fatal(err)
 	}
