@@ -32,6 +32,7 @@ import org.fairfabric.monitor.stream.Out;
  */
 public final class SessionTracker extends Stage {
     public static final String STORE = "sessions";
+    private static final String[] RLNC_ENDS = {"sender", "receiver"};
 
     public SessionTracker(MonitorSettings settings) {
         super(STORE, settings);
@@ -103,8 +104,6 @@ public final class SessionTracker extends Stage {
         }
         evaluate(pair, s, now, changed);
     }
-
-    private static final String[] RLNC_ENDS = {"sender", "receiver"};
 
     /** Keeps an RLNC end's figures unless the record holds newer ones of that end; true when applied. */
     private boolean applyRlnc(ObjectNode s, JsonNode signal, long ts) {
