@@ -163,6 +163,19 @@ class RlncSessionTest {
     }
 
     @Test
+    void anotherSessionsRlncReportsAloneMoveTheClockThatExpiresTheFigures() {
+        pipeSender(1);
+        m.read(t.sessions);
+        ObjectNode other = rlnc("rlnc send", 5); // T0 + 5 s: 4 s after the first pair's report
+        other.put("src", "10.0.0.3");
+        other.put("host", "h3");
+        m.pipe(t.shimRlnc, "h3/t1/vm3-vm7", Json.write(other), T0 + 5000);
+        List<MonitorDriver.Out> mine = m.read(t.sessions).stream().filter(o -> o.key().equals(PAIR)).toList();
+        assertEquals(1, mine.size());
+        assertFalse(mine.get(0).value().has("transport"), "the first pair's figures left: " + mine.get(0).value());
+    }
+
+    @Test
     void aPairOnlyRlncReportedIsDroppedAfterTheLivenessTimeout() {
         pipeSender(1);
         m.read(t.sessions);

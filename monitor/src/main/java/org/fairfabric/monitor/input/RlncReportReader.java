@@ -135,5 +135,8 @@ public final class RlncReportReader extends InputReader {
             f.put("goodput_bps", end.get("goodput_bps").asDouble());
         }
         emit(v.get("src").asText() + ">" + v.get("dst").asText(), Out.Kind.PAIR_SIGNAL, s, ts);
+        // every partition's session clock moves, so other pairs' figures expire there too (a
+        // fabric's receivers tick them every period; RLNC reports may be the only input)
+        tick(Out.Kind.PAIR_SIGNAL, ts);
     }
 }
