@@ -248,10 +248,10 @@ func send(args []string) error {
 	if cerr := s.Close(*closeWait); err == nil {
 		err = cerr
 	}
-	report("sent", n, started, s.Stats())
-	if rep != nil {
+	if rep != nil { // before the counters, which stay the last line (the experiments read it)
 		reportDelivery(rep.close())
 	}
+	report("sent", n, started, s.Stats())
 	return err
 }
 
@@ -321,10 +321,10 @@ func recv(args []string) error {
 	n, err := io.Copy(out, r)
 	st := r.Stats()
 	_ = r.Close()
-	report("received", n, started, st)
-	if rep != nil {
+	if rep != nil { // before the counters, which stay the last line (the experiments read it)
 		reportDelivery(rep.close())
 	}
+	report("received", n, started, st)
 	return err
 }
 
