@@ -8,6 +8,7 @@ const (
 	TopicPathBytes = "ff.shim.pathbytes.v1"
 	TopicSessions  = "ff.shim.sessions.v1"
 	TopicStats     = "ff.shim.stats.v1"
+	TopicRLNC      = "ff.shim.rlnc.v1" // written by the rlnc command, not the shim: key host/session
 	Schema         = 1
 )
 
@@ -95,4 +96,75 @@ type Delivery struct {
 	Dropped   uint64 `json:"dropped"`  // records dropped (buffer full or delivery failed)
 	Buffered  int64  `json:"buffered"` // records waiting now
 	BufferCap int    `json:"buffer_cap"`
+}
+
+// RLNC is one period of an RLNC session as one end sees it (the rlnc command,
+// docs/rlnc.md): Role "sender" carries Sender, "receiver" carries Receiver. Counts are
+// the period's; rates are over PeriodMs.
+type RLNC struct {
+	Schema    int           `json:"schema"`
+	Host      string        `json:"host"`
+	Seq       uint64        `json:"seq"`
+	TsMs      int64         `json:"ts_ms"`
+	PeriodMs  int64         `json:"period_ms"`
+	Role      string        `json:"role"`       // "sender" | "receiver"
+	Session   string        `json:"session"`    // the rates table's session id (or the header id in decimal)
+	SessionID uint32        `json:"session_id"` // the RLNC header's session id
+	Src       string        `json:"src"`        // the sending end's IPv4 address
+	Dst       string        `json:"dst"`        // the receiving end's IPv4 address
+	Sender    *RLNCSender   `json:"sender,omitempty"`
+	Receiver  *RLNCReceiver `json:"receiver,omitempty"`
+	Telemetry Delivery      `json:"telemetry"`
+}
+
+// RLNCSender is the sender's period: what it sent on each path against the path's
+// allocated rate, its repairs, and how far the receiver got.
+type RLNCSender struct {
+	Window        int            `json:"window"`   // coding window, packets
+	Capacity      int            `json:"capacity"` // flow-control window, packets
+	SymbolBytes   int            `json:"symbol_bytes"`
+	Paths         []RLNCPathSent `json:"paths"`
+	NewPackets    uint64         `json:"new_packets"`
+	RepairPackets uint64         `json:"repair_packets"`
+	Acks          uint64         `json:"acks"`
+	DecodedBytes  uint64         `json:"decoded_bytes"` // stream bytes the receiver acknowledged as decoded
+	GoodputBps    float64        `json:"goodput_bps"`   // decoded_bytes * 8 / period
+	Sent          uint32         `json:"sent"`          // next new packet (cumulative, mod 2^32)
+	Seen          uint32         `json:"seen"`          // the receiver's seen point
+	Decoded       uint32         `json:"decoded"`       // the receiver's decoded point
+	InFlight      uint32         `json:"in_flight"`     // sent - decoded: packets not yet decoded
+	SRTTMs        float64        `json:"srtt_ms"`
+	RTOMs         float64        `json:"rto_ms"`
+}
+
+// RLNCPathSent is one path at the sender. SentBps counts the frames as the fabric's links
+// carry them, the unit of AllocatedBps (transport.FrameOverhead).
+type RLNCPathSent struct {
+	Path         int     `json:"path"` // VLAN id; 0 = unpinned
+	AllocatedBps uint64  `json:"allocated_bps"`
+	Packets      uint64  `json:"packets"` // coded packets, repairs included
+	Bytes        uint64  `json:"bytes"`   // datagram bytes (RLNC header + payload)
+	SentBps      float64 `json:"sent_bps"`
+}
+
+// RLNCReceiver is the receiver's period: how useful the arriving coded packets were and
+// what reached the application.
+type RLNCReceiver struct {
+	Packets        uint64         `json:"packets"` // coded packets of the session
+	Innovative     uint64         `json:"innovative"`
+	Dependent      uint64         `json:"dependent"`
+	Stale          uint64         `json:"stale"`
+	Rejected       uint64         `json:"rejected"`
+	Inversions     uint64         `json:"inversions"` // reorderings across paths
+	DeliveredBytes uint64         `json:"delivered_bytes"`
+	GoodputBps     float64        `json:"goodput_bps"` // delivered_bytes * 8 / period
+	Paths          []RLNCPathRecv `json:"paths"`
+}
+
+// RLNCPathRecv is one path (the header's path id) at the receiver.
+type RLNCPathRecv struct {
+	Path    int     `json:"path"`
+	Packets uint64  `json:"packets"`
+	Bytes   uint64  `json:"bytes"` // datagram bytes
+	RateBps float64 `json:"rate_bps"`
 }

@@ -1,6 +1,6 @@
 // The selection panel: what the controller knows about one link, switch, host or session.
 import { bps, esc, percent, shortId } from "./format.js";
-import { groupLevels, metricName, sessionsOnLink } from "./model.js";
+import { groupLevels, metricName, sessionPair, sessionsOnLink } from "./model.js";
 
 const METRICS = ["queue-depth", "link-utilisation", "hop-delay"];
 
@@ -97,14 +97,52 @@ export function hostDetails(h, snap) {
     + (sessions.length ? table(["session", "from", "to"], sessions.map((s) => [sessionLink(s.id), esc(s.srcHost), esc(s.dstHost)])) : `<p class="hint">none</p>`);
 }
 
-export function sessionDetails(id, snap) {
+/** monitorSessions: the monitor's session records by pair (model.js), or null without them. */
+export function sessionDetails(id, snap, monitorSessions) {
   const s = snap.sessions.find((x) => x.id === id);
   if (!s) return `<p class="hint">session ${esc(id)} is gone</p>`;
   const a = snap.allocations.find((x) => x.sessionId === id);
+  const pair = sessionPair(s, snap);
+  const m = pair && monitorSessions ? monitorSessions.get(pair) : null;
   return `<h3>Session ${esc(id)}</h3><p>${esc(s.tenantId)}: ${esc(s.srcHost)} → ${esc(s.dstHost)}`
     + (s.demandBps != null ? ` · demand ${bps(s.demandBps)}` : "") + ` · ${esc(s.source || "")}</p>`
     + (a ? `<p>allocated <b>${bps(a.totalBps)}</b> (round ${esc(a.computedAt || "")}${a.exact === false ? ", interim: the exact solve is running" : ""})</p>`
       + table(["path", "rate", "switches"], a.paths.map((p) => [String(p.pathId), bps(p.rateBps), esc((p.devices || []).map(shortId).join(" → "))]))
       : `<p class="hint">no allocation yet</p>`)
+    + (m && m.rlnc ? rlncDetails(m.rlnc) : "")
     + `<p class="actions"><button type="button" data-action="session-delete" data-session="${esc(id)}">Forget session</button></p>`;
+}
+
+function perSecond(v) {
+  return v == null ? "—" : (v >= 100 ? Math.round(v) : Number(v.toFixed(1))) + "/s";
+}
+
+/** The monitor's figures of an RLNC-coded session (docs/rlnc.md): its ends' latest periods. */
+function rlncDetails(r) {
+  const snd = r.sender;
+  const rcv = r.receiver;
+  const received = new Map(((rcv && rcv.paths) || []).map((p) => [p.path, p.rateBps]));
+  const ids = [...new Set([...((snd && snd.paths) || []).map((p) => p.path), ...received.keys()])].sort((x, y) => x - y);
+  const sent = new Map(((snd && snd.paths) || []).map((p) => [p.path, p]));
+  const rows = ids.map((id) => {
+    const p = sent.get(id);
+    return [String(id), p ? bps(p.allocatedBps) : "—",
+      p ? bps(p.sentBps) + (p.allocatedBps ? " (" + percent(p.sentBps / p.allocatedBps) + ")" : "") : "—",
+      received.has(id) ? bps(received.get(id)) : "—"];
+  });
+  const facts = [];
+  if (snd) {
+    facts.push(`window <b>${snd.window ?? "—"}</b> packets`, `repairs <b>${perSecond(snd.repairsPerS)}</b>`,
+      `goodput <b>${bps(snd.goodputBps)}</b> (decoded, by the sender's acks)`, `in flight ${snd.inFlight ?? "—"} packets`,
+      `srtt ${snd.srttMs ?? "—"} ms · RTO ${snd.rtoMs ?? "—"} ms`);
+  }
+  if (rcv) {
+    facts.push(`received goodput <b>${bps(rcv.goodputBps)}</b>`,
+      `innovative ${perSecond(rcv.innovativePerS)} · dependent ${perSecond(rcv.dependentPerS)} · stale ${perSecond(rcv.stalePerS)}`);
+  }
+  return `<h4>RLNC coding</h4>`
+    + (rows.length ? table(["path", "allocated", "sent", "received"], rows, "rlnc") : "")
+    + `<ul class="rlnc-facts">${facts.map((f) => `<li>${f}</li>`).join("")}</ul>`
+    + (snd ? "" : `<p class="hint">the sender does not report (rlnc send without -kafka)</p>`)
+    + (rcv ? "" : `<p class="hint">the receiver does not report (rlnc recv -kafka gives received rates and goodput)</p>`);
 }

@@ -4,7 +4,7 @@ import { hostDetails, linkDetails, sessionDetails, switchDetails } from "./detai
 import { EventLogView } from "./eventlog.js";
 import { bps } from "./format.js";
 import { TopologyGraph } from "./graph.js";
-import { buildModel, monitorLinks, monitorPorts, monitorTenants } from "./model.js";
+import { buildModel, monitorLinks, monitorPorts, monitorSessions, monitorTenants } from "./model.js";
 import { LiveStream } from "./stream.js";
 import { TenantsPanel } from "./tenants.js";
 
@@ -34,7 +34,16 @@ async function discoverMonitor() {
   const doc = await get("/openapi.json");
   const paths = (doc && doc.paths) || {};
   monitorPaths = { links: BASE + "/monitor/links" in paths, tenants: BASE + "/monitor/tenants" in paths };
+  monitorSessionsPath = BASE + "/monitor/sessions" in paths;
 }
+
+// The monitor's session records: an RLNC-coded session's figures in the session panel.
+let monitorSessionsPath = false;
+async function pollMonitorSessions() {
+  const ms = monitorSessionsPath ? monitorSessions(await get("/monitor/sessions")) : null;
+  state.monitorSessions = ms && ms.size ? ms : null;
+}
+setInterval(pollMonitorSessions, 1000);
 
 async function pollMonitor() {
   if (!monitorPaths.links && !monitorPaths.tenants) {
@@ -103,7 +112,7 @@ function renderDetails() {
   if (sel.kind === "link") { const l = m.links.find((x) => x.id === sel.id); if (l) html = linkDetails(l, state.snap, monitorOn); }
   if (sel.kind === "switch") { const s = m.switches.find((x) => x.id === sel.id); if (s) html = switchDetails(s, state.snap, state.monitor.ports); }
   if (sel.kind === "host") { const h = m.hosts.find((x) => x.id === sel.id); if (h) html = hostDetails(h, state.snap); }
-  if (sel.kind === "session") html = sessionDetails(sel.id, state.snap);
+  if (sel.kind === "session") html = sessionDetails(sel.id, state.snap, state.monitorSessions);
   body.dataset.kind = sel.kind;
   body.dataset.id = sel.id;
   body.innerHTML = html || `<p class="hint">${sel.id} is no longer in the fabric</p>`;

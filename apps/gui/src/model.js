@@ -242,3 +242,48 @@ export function monitorTenants(json) {
   }
   return out;
 }
+
+/**
+ * The monitor's session records (ff.mon.sessions.v1) by pair "src>dst": {state, rlnc}, rlnc null
+ * unless the record says the session is RLNC-coded (docs/kafka.md, "The `rlnc` object"); then
+ * {session, sender, receiver}, each end null while it does not report:
+ *  sender:   {window, paths: [{path, allocatedBps, sentBps}], sentBps, allocatedBps, repairsPerS, newPerS,
+ *             goodputBps, inFlight, srttMs, rtoMs, tsMs}
+ *  receiver: {paths: [{path, rateBps}], innovativePerS, dependentPerS, stalePerS, goodputBps, tsMs}
+ */
+export function monitorSessions(json) {
+  const out = new Map();
+  for (const s of Array.isArray(json) ? json : (json && json.sessions) || []) {
+    if (!s || !s.src || !s.dst) continue;
+    const r = s.transport === "rlnc" && s.rlnc ? s.rlnc : null;
+    out.set(s.src + ">" + s.dst, { state: s.state ?? null, rlnc: r && {
+      session: r.session ?? null,
+      sender: r.sender ? {
+        window: r.sender.window ?? null,
+        paths: (r.sender.paths || []).map((p) => ({ path: p.path, allocatedBps: p.allocated_bps ?? null, sentBps: p.sent_bps ?? null })),
+        sentBps: r.sender.sent_bps ?? null, allocatedBps: r.sender.allocated_bps ?? null,
+        repairsPerS: r.sender.repairs_per_s ?? null, newPerS: r.sender.new_per_s ?? null,
+        goodputBps: r.sender.goodput_bps ?? null, inFlight: r.sender.in_flight ?? null,
+        srttMs: r.sender.srtt_ms ?? null, rtoMs: r.sender.rto_ms ?? null, tsMs: r.sender.ts_ms ?? null,
+      } : null,
+      receiver: r.receiver ? {
+        paths: (r.receiver.paths || []).map((p) => ({ path: p.path, rateBps: p.rate_bps ?? null })),
+        innovativePerS: r.receiver.innovative_per_s ?? null, dependentPerS: r.receiver.dependent_per_s ?? null,
+        stalePerS: r.receiver.stale_per_s ?? null, goodputBps: r.receiver.goodput_bps ?? null, tsMs: r.receiver.ts_ms ?? null,
+      } : null,
+    } });
+  }
+  return out;
+}
+
+/**
+ * The pair "src>dst" the monitor keys a snapshot session by: the addresses of its hosts (the
+ * tenants' hosts in the snapshot's topology); null when a host is unknown or has no address.
+ */
+export function sessionPair(session, snapshot) {
+  const hosts = (snapshot && snapshot.topology && snapshot.topology.hosts) || [];
+  const ip = (id) => (hosts.find((h) => h.id === id) || {}).ip;
+  const src = ip(session.srcHost);
+  const dst = ip(session.dstHost);
+  return src && dst ? src + ">" + dst : null;
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/fairfabric/fairfabric/host-shim/ratetable"
 	"github.com/fairfabric/fairfabric/host-shim/rlnc/transport"
+	"github.com/fairfabric/fairfabric/host-shim/telemetry"
 )
 
 func main() {
@@ -46,7 +47,8 @@ func main() {
 func usage() {
 	fmt.Fprintln(os.Stderr, `usage:
   rlnc send -host H (-rates FILE | -kafka BROKERS) -session ID -dev DEV -src IP:PORT [flags]  stdin -> coded packets
-  rlnc recv -listen IP:PORT -session ID [flags]                                              decoded stream -> stdout
+                                          (-kafka or -report-kafka: figures on ff.shim.rlnc.v1)
+  rlnc recv -listen IP:PORT -session ID [-host H -kafka BROKERS] [flags]                     decoded stream -> stdout
 run "rlnc send -h" or "rlnc recv -h" for every flag`)
 	os.Exit(2)
 }
@@ -123,8 +125,13 @@ func send(args []string) error {
 	window := fs.Int("window", 8, "coding window in packets (1..16)")
 	nsPath := fs.String("netns", "", "network namespace (e.g. /proc/PID/ns/net or /run/netns/NAME) of -dev and -src; Kafka stays in this one")
 	closeWait := fs.Duration("close-timeout", 30*time.Second, "how long to wait at the end for the receiver to decode everything")
+	reportKafka := fs.String("report-kafka", "", "brokers to publish the session's figures on ff.shim.rlnc.v1 (default: -kafka's; with -rates, set it to report)")
+	reportEvery := fs.Duration("report-period", time.Second, "with -kafka or -report-kafka: publish the session's figures this often")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *reportEvery <= 0 {
+		return errors.New("-report-period must be positive")
 	}
 	if *host == "" || *src == "" || (*dev == "" && !*untagged) {
 		return errors.New("-host, -src and -dev (or -untagged) are required")
@@ -218,10 +225,31 @@ func send(args []string) error {
 			}
 		}
 	}()
+	if *reportKafka == "" {
+		*reportKafka = *kafka
+	}
+	var rep *reporter
+	if *reportKafka != "" {
+		var prev transport.SenderStats
+		srcIP, dstIP := srcAP.Addr().Unmap().String(), dst.Addr().Unmap().String()
+		rep, err = startReporter(strings.Split(*reportKafka, ","), sessionEnds{*host, *c.session, cfg.Session}, *reportEvery,
+			func(elapsed time.Duration) (telemetry.RLNC, bool) {
+				cur := s.Stats()
+				rec := telemetry.RLNC{Role: "sender", Src: srcIP, Dst: dstIP, Sender: senderPeriod(cfg, prev, cur, elapsed)}
+				prev = cur
+				return rec, true
+			})
+		if err != nil {
+			return err
+		}
+	}
 	started := time.Now()
 	n, err := io.Copy(s, os.Stdin)
 	if cerr := s.Close(*closeWait); err == nil {
 		err = cerr
+	}
+	if rep != nil { // before the counters, which stay the last line (the experiments read it)
+		reportDelivery(rep.close())
 	}
 	report("sent", n, started, s.Stats())
 	return err
@@ -231,6 +259,10 @@ func recv(args []string) error {
 	fs := flag.NewFlagSet("recv", flag.ContinueOnError)
 	c := commonFlags(fs)
 	listen := fs.String("listen", "", "IP:PORT to receive on (required)")
+	host := fs.String("host", "", "with -kafka: this host's name, the key of its records")
+	kafka := fs.String("kafka", "", "brokers (host:port,...): publish the session's figures on ff.shim.rlnc.v1")
+	reportEvery := fs.Duration("report-period", time.Second, "with -kafka: how often")
+	nsPath := fs.String("netns", "", "network namespace (e.g. /proc/PID/ns/net) of -listen; Kafka stays in this one")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -245,8 +277,17 @@ func recv(args []string) error {
 	if err != nil {
 		return fmt.Errorf("-listen: %w", err)
 	}
-	conn, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(ap))
-	if err != nil {
+	if *kafka != "" && (*host == "" || !ap.Addr().Unmap().Is4() || ap.Addr().IsUnspecified()) {
+		return errors.New("-kafka needs -host and a -listen IPv4 address that is not 0.0.0.0 (the session's dst)")
+	}
+	if *reportEvery <= 0 {
+		return errors.New("-report-period must be positive")
+	}
+	var conn *net.UDPConn
+	if err := inNetns(*nsPath, func() (err error) {
+		conn, err = net.ListenUDP("udp4", net.UDPAddrFromAddrPort(ap))
+		return err
+	}); err != nil {
 		return err
 	}
 	defer conn.Close()
@@ -255,12 +296,41 @@ func recv(args []string) error {
 	if err != nil {
 		return err
 	}
+	out := &countingWriter{w: os.Stdout}
+	var rep *reporter
+	if *kafka != "" {
+		var prev transport.ReceiverStats
+		var prevOut uint64
+		dst := ap.Addr().Unmap().String()
+		rep, err = startReporter(strings.Split(*kafka, ","), sessionEnds{*host, *c.session, cfg.Session}, *reportEvery,
+			func(elapsed time.Duration) (telemetry.RLNC, bool) {
+				cur, delivered := r.Stats(), out.n.Load()
+				if !cur.Peer.IsValid() { // nothing heard: the pair is not known yet
+					return telemetry.RLNC{}, false
+				}
+				rec := telemetry.RLNC{Role: "receiver", Src: cur.Peer.Addr().Unmap().String(), Dst: dst,
+					Receiver: receiverPeriod(prev, cur, delivered-prevOut, elapsed)}
+				prev, prevOut = cur, delivered
+				return rec, true
+			})
+		if err != nil {
+			return err
+		}
+	}
 	started := time.Now()
-	n, err := io.Copy(os.Stdout, r)
+	n, err := io.Copy(out, r)
 	st := r.Stats()
 	_ = r.Close()
+	if rep != nil { // before the counters, which stay the last line (the experiments read it)
+		reportDelivery(rep.close())
+	}
 	report("received", n, started, st)
 	return err
+}
+
+func reportDelivery(d telemetry.Delivery) {
+	b, _ := json.Marshal(d)
+	fmt.Fprintf(os.Stderr, "rlnc: %s records: %s\n", telemetry.TopicRLNC, b)
 }
 
 func report(what string, n int64, since time.Time, stats any) {

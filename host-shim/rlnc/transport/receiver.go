@@ -19,6 +19,7 @@ type ReceiverStats struct {
 	Delivered                                                                 uint64 // original packets
 	PathPackets                                                               map[uint16]uint64
 	PathBytes                                                                 map[uint16]uint64 // datagram bytes by the header's path id (Promenade Eq. 5)
+	Peer                                                                      netip.AddrPort    // source of the session's latest datagram (the sender)
 }
 
 // Receiver decodes one session arriving on a UDP socket and delivers its byte stream
@@ -126,6 +127,9 @@ func (r *Receiver) loop() {
 		}
 		r.mu.Lock()
 		a, ok := r.handle(buf[:n])
+		if ok {
+			r.stats.Peer = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
+		}
 		for len(r.ready) > maxReady && r.err == nil {
 			r.cond.Wait()
 		}

@@ -15,12 +15,15 @@ import (
 // ErrClosed is returned by writes after Close.
 var ErrClosed = errors.New("rlnc: sender closed")
 
-// SenderStats counts what the sender did.
+// SenderStats counts what the sender did, and where the session stands.
 type SenderStats struct {
 	NewPackets, RepairPackets, Acks, BadAcks uint64
 	PathPackets                              map[uint16]uint64
 	PathBytes                                map[uint16]uint64 // datagram bytes (RLNC header + payload)
-	RTO                                      time.Duration
+	DecodedBytes                             uint64            // stream bytes the receiver acknowledged as decoded
+	Sent, Seen, Decoded                      uint32            // next new packet; the receiver's seen and decoded points
+	Paths                                    []Path            // the paths and allocated rates in force
+	SRTT, RTO                                time.Duration
 }
 
 // Sender codes one session's byte stream. Write blocks while the receiver's decoder
@@ -39,6 +42,7 @@ type Sender struct {
 	ackDec  uint32 // the receiver's decoded point
 	missing int
 	sentAt  []time.Time // first send time by seq & (capacity-1)
+	dataLen []uint16    // stream bytes in each packet, by seq & (capacity-1), until decoded
 	seenAt  time.Time   // when ackSeen last moved
 	repairs int         // repair packets still to send in the current round
 	lastRep time.Time
@@ -74,14 +78,15 @@ func NewSender(cfg Config, paths []Path, link Link, acks *net.UDPConn) (*Sender,
 	}
 	s := &Sender{
 		cfg: cfg, link: link, acks: acks, enc: enc,
-		pacer:  newPacer(paths, cfg.Burst, time.Now()),
-		sentAt: make([]time.Time, cfg.Capacity),
-		srtt:   cfg.MinRTO / 2,
-		seenAt: time.Now(),
-		wake:   make(chan struct{}, 1),
-		done:   make(chan struct{}),
-		sym:    make([]byte, cfg.SymbolSize),
-		stats:  SenderStats{PathPackets: map[uint16]uint64{}, PathBytes: map[uint16]uint64{}},
+		pacer:   newPacer(paths, cfg.Burst, time.Now()),
+		sentAt:  make([]time.Time, cfg.Capacity),
+		dataLen: make([]uint16, cfg.Capacity),
+		srtt:    cfg.MinRTO / 2,
+		seenAt:  time.Now(),
+		wake:    make(chan struct{}, 1),
+		done:    make(chan struct{}),
+		sym:     make([]byte, cfg.SymbolSize),
+		stats:   SenderStats{PathPackets: map[uint16]uint64{}, PathBytes: map[uint16]uint64{}},
 	}
 	s.cond = sync.NewCond(&s.mu)
 	s.wg.Add(2)
@@ -133,6 +138,7 @@ func (s *Sender) push(data []byte, fin bool) error {
 	}
 	binary.BigEndian.PutUint16(s.sym, word)
 	copy(s.sym[2:], data)
+	s.dataLen[s.enc.End()&uint32(s.cfg.Capacity-1)] = uint16(len(data)) // flow control keeps the slot until decoded
 	if _, err := s.enc.Push(s.sym[:2+len(data)]); err != nil {
 		return err
 	}
@@ -190,7 +196,9 @@ func (s *Sender) Stats() SenderStats {
 	for k, v := range s.stats.PathBytes {
 		st.PathBytes[k] = v
 	}
-	st.RTO = s.rto()
+	st.Sent, st.Seen, st.Decoded = s.nextNew, s.ackSeen, s.ackDec
+	st.Paths = append([]Path(nil), s.pacer.paths...)
+	st.SRTT, st.RTO = s.srtt, s.rto()
 	return st
 }
 
@@ -282,7 +290,13 @@ func (s *Sender) sendLoop() {
 // alone overran each path's links by 3.5 %: standing queues built along the paths until the
 // flow-control window limited the sender (76-82 % of the allocation in promenade-rlnc).
 func frameBytes(n int, path uint16) int {
-	n += 28 + 14
+	return n + FrameOverhead(path)
+}
+
+// FrameOverhead is what a datagram on path occupies on the fabric's links beyond its own
+// bytes (frameBytes): the unit of the allocated rates, so sent and allocated compare.
+func FrameOverhead(path uint16) int {
+	n := 28 + 14
 	if path != 0 {
 		n += 4 + 20 // pipeconfs/p4/include/header.p4 fabric_t, on fabric links
 	}
@@ -357,6 +371,9 @@ func (s *Sender) ackLoop() {
 			s.repairs = 0
 		}
 		if int32(a.Decoded-s.ackDec) > 0 {
+			for j := s.ackDec; j != a.Decoded; j++ {
+				s.stats.DecodedBytes += uint64(s.dataLen[j&uint32(s.cfg.Capacity-1)])
+			}
 			s.ackDec = a.Decoded
 			s.cond.Broadcast()
 		}

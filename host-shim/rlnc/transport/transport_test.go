@@ -106,6 +106,14 @@ func TestStreamOverLoopback(t *testing.T) {
 	if rs.OtherSession != 0 || rs.Rejected != 0 || ss.BadAcks != 0 {
 		t.Fatalf("unexpected rejections: sender %+v receiver %+v", ss, rs)
 	}
+	// the figures ff.shim.rlnc.v1 reports: the stream bytes decoded (the end-of-stream
+	// packet carries none), both points at the end, the peer the receiver heard
+	if ss.DecodedBytes != uint64(len(data)) || ss.Decoded != ss.Sent || ss.Seen != ss.Sent || ss.Sent != uint32(ss.NewPackets) {
+		t.Errorf("sender figures: decoded %d bytes of %d, points sent %d seen %d decoded %d", ss.DecodedBytes, len(data), ss.Sent, ss.Seen, ss.Decoded)
+	}
+	if len(ss.Paths) != 1 || ss.Paths[0].RateBps != 200e6 || !rs.Peer.IsValid() {
+		t.Errorf("paths in force %v, receiver's peer %v", ss.Paths, rs.Peer)
+	}
 }
 
 // TestStreamThroughReorderingAndLoss: two paths with 1 and 15 ms of delay, rates 2:1,

@@ -4,6 +4,9 @@ import { test } from "node:test";
 import { buildModel, groupLevels, layout, monitorLinks, monitorPorts, monitorTenants, sessionsOnLink } from "../../src/model.js";
 import { linkDetails, sessionDetails } from "../../src/details.js";
 import { BAND_COLOURS, utilBand } from "../../src/format.js";
+import { readFileSync } from "node:fs";
+import { sessionDetails } from "../../src/details.js";
+import { monitorSessions, sessionPair } from "../../src/model.js";
 
 const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
 const link = (a, pa, b, pb, load = 0, up = true) => ({
@@ -80,6 +83,51 @@ test("fat-tree tiers: core, aggregation, edge rows", () => {
   assert.equal(m.kind, "fattree");
   const p = layout(m, 1000);
   assert.ok(p["device:core1"].y < p["device:agg00"].y && p["device:agg00"].y < p["device:edge00"].y);
+});
+
+// The first ```json block under the first heading of docs/kafka.md that names `token`, as the monitor's tests read it.
+function kafkaDocExample(token) {
+  const lines = readFileSync(new URL("../../../../docs/kafka.md", import.meta.url), "utf8").split("\n");
+  let i = lines.findIndex((l) => l.startsWith("#") && l.includes("`" + token + "`"));
+  while (lines[i] !== "```json") i++;
+  const end = lines.indexOf("```", i + 1);
+  return JSON.parse(lines.slice(i + 1, end).join("\n"));
+}
+
+test("the monitor's session records by pair: an RLNC session's figures, none for a plain one", () => {
+  const coded = kafkaDocExample("rlnc");
+  const plain = { ...kafkaDocExample("ff.mon.sessions.v1"), src: "10.0.0.3" };
+  const m = monitorSessions([coded, plain, { schema: 1 }, null]);
+  assert.equal(m.size, 2, "records without a pair are left out");
+  assert.equal(m.get("10.0.0.3>10.0.0.2").rlnc, null);
+  const r = m.get("10.0.0.1>10.0.0.2").rlnc;
+  assert.equal(r.session, "t1/vm3-vm7");
+  assert.deepEqual(r.sender.paths, [{ path: 1, allocatedBps: 30000000, sentBps: 29766080 }, { path: 2, allocatedBps: 10000000, sentBps: 9892320 }]);
+  assert.equal(r.sender.window, 8);
+  assert.equal(r.sender.repairsPerS, 10);
+  assert.equal(r.sender.goodputBps, 36276912);
+  assert.deepEqual(r.receiver.paths, [{ path: 1, rateBps: 27985792 }, { path: 2, rateBps: 9306240 }]);
+  assert.equal(r.receiver.stalePerS, 2);
+  const senderOnly = monitorSessions([{ ...coded, rlnc: { ...coded.rlnc, receiver: null } }]).get("10.0.0.1>10.0.0.2").rlnc;
+  assert.equal(senderOnly.receiver, null);
+  assert.equal(monitorSessions(null).size, 0);
+});
+
+test("a session's pair is its hosts' addresses; the panel shows RLNC coding only when the monitor says so", () => {
+  const th = (id, ip) => ({ id, tenantId: "t1", ip, mac: "00:00:00:00:00:01", location: { device: "device:leaf1", port: 1 } });
+  const s = { ...snap([], [th("vm3", "10.0.0.1"), th("vm7", "10.0.0.2")]),
+    sessions: [{ id: "t1/vm3-vm7", tenantId: "t1", srcHost: "vm3", dstHost: "vm7", source: "api" }, { id: "x", tenantId: "t1", srcHost: "vm3", dstHost: "gone" }] };
+  assert.equal(sessionPair(s.sessions[0], s), "10.0.0.1>10.0.0.2");
+  assert.equal(sessionPair(s.sessions[1], s), null);
+  const coded = monitorSessions([kafkaDocExample("rlnc")]);
+  const html = sessionDetails("t1/vm3-vm7", s, coded);
+  assert.match(html, /RLNC coding/);
+  assert.match(html, /<td>1<\/td><td>30.00 Mbit\/s<\/td><td>29.77 Mbit\/s \(99.2 %\)<\/td><td>27.99 Mbit\/s<\/td>/);
+  assert.match(html, /repairs <b>10\/s<\/b>/);
+  assert.match(html, /goodput <b>36.28 Mbit\/s<\/b>/);
+  assert.match(html, /window <b>8<\/b>/);
+  assert.doesNotMatch(sessionDetails("t1/vm3-vm7", s, monitorSessions([kafkaDocExample("ff.mon.sessions.v1")])), /RLNC/);
+  assert.doesNotMatch(sessionDetails("t1/vm3-vm7", s, null), /RLNC/, "no monitor: no section");
 });
 
 test("sessions on a directed link and routing-group levels by metric", () => {

@@ -17,6 +17,7 @@ import org.fairfabric.monitor.input.DataplaneEventReader;
 import org.fairfabric.monitor.input.InputDispatcher;
 import org.fairfabric.monitor.input.PathBytesReader;
 import org.fairfabric.monitor.input.PortStatsReader;
+import org.fairfabric.monitor.input.RlncReportReader;
 import org.fairfabric.monitor.input.SessionReportReader;
 import org.fairfabric.monitor.input.ShimStatsReader;
 import org.fairfabric.monitor.input.TopologyEventReader;
@@ -50,7 +51,8 @@ public final class MonitorTopology {
                 topics.catalog, Consumed.with(STRING, STRING), CatalogLoader::new);
 
         String[] readerStores = {SessionReportReader.STORE, PathBytesReader.STORE, PortStatsReader.STORE,
-            PortStatsReader.COUNTERS_STORE, ShimStatsReader.STORE, DataplaneEventReader.STORE, TopologyEventReader.STORE};
+            PortStatsReader.COUNTERS_STORE, ShimStatsReader.STORE, RlncReportReader.STORE, DataplaneEventReader.STORE,
+            TopologyEventReader.STORE};
         for (String s : readerStores) {
             b.addStateStore(store(s));
         }
@@ -63,6 +65,7 @@ public final class MonitorTopology {
                 topics.shimPathBytes, new PathBytesReader(topics.shimPathBytes, settings),
                 topics.portStats, new PortStatsReader(topics.portStats, settings),
                 topics.shimStats, new ShimStatsReader(topics.shimStats, settings),
+                topics.shimRlnc, new RlncReportReader(topics.shimRlnc, settings),
                 topics.dataplaneEvents, new DataplaneEventReader(topics.dataplaneEvents, settings),
                 topics.controllerTopology, new TopologyEventReader(topics.controllerTopology, settings))),
                 readerStores), topics);

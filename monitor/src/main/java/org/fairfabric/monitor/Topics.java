@@ -10,6 +10,7 @@ public final class Topics {
     public final String shimSessions;
     public final String shimPathBytes;
     public final String shimStats;
+    public final String shimRlnc;
     public final String portStats;
     public final String dataplaneEvents;
     public final String controllerTopology;
@@ -27,6 +28,7 @@ public final class Topics {
         shimSessions = "ff.shim.sessions.v1" + suffix;
         shimPathBytes = "ff.shim.pathbytes.v1" + suffix;
         shimStats = "ff.shim.stats.v1" + suffix;
+        shimRlnc = "ff.shim.rlnc.v1" + suffix;
         portStats = "ff.ctl.portstats.v1" + suffix;
         dataplaneEvents = "ff.ctl.dataplane-events.v1" + suffix;
         controllerTopology = "ff.ctl.topology.v1" + suffix;
@@ -43,7 +45,7 @@ public final class Topics {
 
     /** Inputs written by others (the monitor creates them when absent so that it can start first). */
     public List<String> inputs() {
-        return List.of(shimSessions, shimPathBytes, shimStats, portStats, dataplaneEvents, controllerTopology);
+        return List.of(shimSessions, shimPathBytes, shimStats, shimRlnc, portStats, dataplaneEvents, controllerTopology);
     }
 
     /** Topics between the monitor's stages; partitioned by the key of the next stage. */

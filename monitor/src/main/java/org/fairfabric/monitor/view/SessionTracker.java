@@ -24,9 +24,15 @@ import org.fairfabric.monitor.stream.Out;
  * an unpinned destination with its packet counts) whose packets' mean IP size is below the
  * minimum ({@link MonitorSettings#sessionTraffic}) is silence, so the reverse direction of a TCP
  * flow, its acknowledgements, is no session of its own.
+ *
+ * <p>An RLNC session's ends (ff.shim.rlnc.v1) add their latest figures to the pair's record
+ * ({@code transport: "rlnc"}, {@code rlnc}); they do not make it active (activity is the traffic's
+ * and the shim's word), but they keep it from being dropped, and an end's figures leave the
+ * record once its latest report is older than the activity window.
  */
 public final class SessionTracker extends Stage {
     public static final String STORE = "sessions";
+    private static final String[] RLNC_ENDS = {"sender", "receiver"};
 
     public SessionTracker(MonitorSettings settings) {
         super(STORE, settings);
@@ -90,8 +96,52 @@ public final class SessionTracker extends Stage {
                 changed = true;
             }
             changed |= putIfDifferent(s, "receiver", signal.get("receiver").asText());
+        } else if (kind.equals("rlnc")) {
+            if (!applyRlnc(s, signal, ts)) {
+                return;
+            }
+            changed = true;
         }
         evaluate(pair, s, now, changed);
+    }
+
+    /** Keeps an RLNC end's figures unless the record holds newer ones of that end; true when applied. */
+    private boolean applyRlnc(ObjectNode s, JsonNode signal, long ts) {
+        ObjectNode r = s.has("rlnc") ? (ObjectNode) s.get("rlnc") : Json.object();
+        String role = signal.get("role").asText();
+        if (r.has(role) && r.get(role).get("ts_ms").asLong() >= ts) {
+            return false;
+        }
+        r.put("session", signal.get("session").asText());
+        r.put("session_id", signal.get("session_id").asLong());
+        r.set(role, signal.get("figures"));
+        s.set("rlnc", r);
+        if (ts > s.path("last_rlnc_ms").asLong(Long.MIN_VALUE)) {
+            s.put("last_rlnc_ms", ts);
+        }
+        if (!s.has("tenant")) { // a pair only RLNC reported so far: the catalog's tenant of the sender
+            catalog.tenantOfHost(s.get("src").asText()).ifPresent(t -> s.put("tenant", t));
+        }
+        return true;
+    }
+
+    /** Removes the figures of RLNC ends silent for longer than the activity window; true when some left. */
+    private boolean expireRlnc(ObjectNode s, long now) {
+        if (!s.has("rlnc")) {
+            return false;
+        }
+        ObjectNode r = (ObjectNode) s.get("rlnc");
+        boolean removed = false;
+        for (String end : RLNC_ENDS) {
+            if (r.has(end) && now - r.get(end).get("ts_ms").asLong() > settings.activityWindowMs()) {
+                r.remove(end);
+                removed = true;
+            }
+        }
+        if (!r.has("sender") && !r.has("receiver")) {
+            s.remove("rlnc");
+        }
+        return removed;
     }
 
     private static boolean putIfDifferent(ObjectNode s, String field, String value) {
@@ -126,7 +176,8 @@ public final class SessionTracker extends Stage {
         boolean reportActive = report != Long.MIN_VALUE && now - report <= settings.livenessTimeoutMs()
                 && "active".equals(s.path("reported_state").asText(null));
         boolean active = trafficRecent || reportActive;
-        long heard = Math.max(traffic, report);
+        long heard = Math.max(Math.max(traffic, report), s.path("last_rlnc_ms").asLong(Long.MIN_VALUE));
+        changed |= expireRlnc(s, now);
         if (!active && heard != Long.MIN_VALUE && now - heard > settings.livenessTimeoutMs()) {
             if (wasActive) {
                 count(pair, s.withArray("links"), -1, now);
@@ -185,6 +236,16 @@ public final class SessionTracker extends Stage {
             if (o.get(f) == null) {
                 o.putNull(f);
             }
+        }
+        if (s.has("rlnc")) {
+            ObjectNode r = s.get("rlnc").deepCopy();
+            for (String end : RLNC_ENDS) {
+                if (!r.has(end)) {
+                    r.putNull(end);
+                }
+            }
+            o.put("transport", "rlnc");
+            o.set("rlnc", r);
         }
         return o;
     }

@@ -15,7 +15,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 final class MonitorKafka {
     private static final List<String> PREFIXES = List.of("ff.shim.sessions.v1", "ff.shim.pathbytes.v1",
-            "ff.shim.stats.v1", "ff.ctl.portstats.v1", "ff.ctl.dataplane-events.v1", "ff.ctl.catalog.v1",
+            "ff.shim.stats.v1", "ff.shim.rlnc.v1", "ff.ctl.portstats.v1", "ff.ctl.dataplane-events.v1", "ff.ctl.catalog.v1",
             "ff.ctl.topology.v1", "ff.mon.", "fairfabric-monitor-");
     private static final String GROUP = "fairfabric-monitor";
 
