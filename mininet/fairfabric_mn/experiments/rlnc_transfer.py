@@ -34,17 +34,26 @@ def write_table(table, path):
     return path
 
 
+def report_flags(flag):
+    """Both ends report their figures on ff.shim.rlnc.v1 when there is a broker, so that a running
+    monitor shows the coded session (docs/rlnc.md, "Seen by the monitor and the GUI")."""
+    kafka = os.environ.get("FAIRFABRIC_KAFKA")
+    return [flag, kafka] if kafka else []
+
+
 def send_argv(host, rates, session_id):
     return [binary("rlnc"), "send", "-host", host.name, "-rates", rates, "-session", session_id,
             "-netns", "/proc/%d/ns/net" % host.pid, "-dev", host.defaultIntf().name,
-            "-src", "%s:%d" % (host.IP(), SENDER_PORT), "-dst-port", str(RECEIVER_PORT)]
+            "-src", "%s:%d" % (host.IP(), SENDER_PORT), "-dst-port", str(RECEIVER_PORT)] + report_flags("-report-kafka")
 
 
 def start_receiver(host, session_id, log):
-    """`rlnc recv` on host, the stream discarded; its counters go to log (a file: a pipe nobody reads
-    fills up and blocks the receiver, and so the sender)."""
-    return host.popen([binary("rlnc"), "recv", "-listen", "%s:%d" % (host.IP(), RECEIVER_PORT), "-session", session_id],
-                      stdout=subprocess.DEVNULL, stderr=log)
+    """`rlnc recv` for host (its socket in the host's namespace, Kafka in this one), the stream
+    discarded; its counters go to log (a file: a pipe nobody reads fills up and blocks the receiver,
+    and so the sender)."""
+    return subprocess.Popen([binary("rlnc"), "recv", "-listen", "%s:%d" % (host.IP(), RECEIVER_PORT), "-session", session_id,
+                             "-netns", "/proc/%d/ns/net" % host.pid, "-host", host.name] + report_flags("-kafka"),
+                            stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
 
 
 def start_sender(host, rates, session_id, data_path):

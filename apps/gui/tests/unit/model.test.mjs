@@ -1,12 +1,11 @@
 // The graph model without a browser: tiers, host merging, link pairing, failure and utilisation.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { buildModel, groupLevels, layout, monitorLinks, monitorPorts, monitorTenants, sessionsOnLink } from "../../src/model.js";
+import { readFileSync } from "node:fs";
+import { buildModel, groupLevels, layout, monitorLinks, monitorPorts, monitorSessions, monitorTenants, sessionPair,
+  sessionsOnLink } from "../../src/model.js";
 import { linkDetails, sessionDetails } from "../../src/details.js";
 import { BAND_COLOURS, utilBand } from "../../src/format.js";
-import { readFileSync } from "node:fs";
-import { sessionDetails } from "../../src/details.js";
-import { monitorSessions, sessionPair } from "../../src/model.js";
 
 const dev = (id, role) => ({ id, role, managementAddress: "grpc://x", available: true });
 const link = (a, pa, b, pb, load = 0, up = true) => ({
