@@ -146,13 +146,15 @@ def rlnc_sessions(f, setup, sessions, allocated, seconds, procs):
         procs.append(receivers[key])
     time.sleep(1)
     progress(NAME, "pinned + RLNC: the senders' shims stopped; each session sends its allocation x %d s of coded packets" % seconds)
+    inputs = {}
+    for s, d in pairs:
+        inputs[(s, d)] = (rlnc_transfer.write_table(tables["h%d" % s], os.path.join(f.workdir, "rates-h%d.json" % s)),
+                          rlnc_transfer.random_file(os.path.join(f.workdir, "rlnc-input-h%d" % s), int(allocated[(s, d)] / 8 * seconds)))
     intfs = f.uplink_interfaces(setup["uplinks"])
     before = {u: tx_bytes(i) for u, i in intfs.items()}
     t0 = time.time()
-    for s, d in pairs:
+    for (s, d), (rates, data) in inputs.items():
         key = "h%d>h%d" % (s, d)
-        rates = rlnc_transfer.write_table(tables["h%d" % s], os.path.join(f.workdir, "rates-h%d.json" % s))
-        data = rlnc_transfer.random_file(os.path.join(f.workdir, "rlnc-input-h%d" % s), int(allocated[(s, d)] / 8 * seconds))
         senders[key] = rlnc_transfer.start_sender(f.host(s), rates, ids[(s, d)], data)
         procs.append(senders[key])
     runstate.extend(f.net, pids=[p.pid for p in procs])
