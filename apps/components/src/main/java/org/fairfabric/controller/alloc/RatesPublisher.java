@@ -58,14 +58,13 @@ public final class RatesPublisher {
             }
             long version = Math.max(versions.getOrDefault(t.host(), 0L) + 1, clockMillis.getAsLong());
             RatesTable v = t.withVersion(version);
-            String json = RatesTableJson.write(v);
             try {
-                RatesTableJson.check(t.host(), t.host(), json);
+                RatesTableJson.check(t.host(), v);
             } catch (IllegalArgumentException e) {
-                LOG.error("rates table of {} not published, the shim would reject it: {}: {}", t.host(), e.getMessage(), json);
+                LOG.error("rates table of {} not published, the shim would reject it: {}: {}", t.host(), e.getMessage(), RatesTableJson.write(v));
                 continue;
             }
-            sink.send(t.host(), json);
+            sink.send(t.host(), RatesTableJson.write(v));
             versions.put(t.host(), version);
             sent.put(t.host(), t);
             published++;
