@@ -180,10 +180,18 @@ public final class LoopBenchmark {
                     k, hosts.size(), tenants.size(), sessionCount, AllocationComponent.QUIET_MS, AllocationComponent.MAX_DELAY_MS,
                     tolerance, kafka, topic, load());
             KafkaRatesSink kafkaSink = new KafkaRatesSink(kafka, topic);
-            RatesSink sink = (host, json) -> {
-                inFlight.add(json);
-                publishing.add(json);
-                kafkaSink.send(host, json);
+            RatesSink sink = new RatesSink() {
+                @Override
+                public void send(String host, String json) {
+                    sendAll(Map.of(host, json));
+                }
+
+                @Override
+                public void sendAll(Map<String, String> jsonByHost) {
+                    inFlight.addAll(jsonByHost.values());
+                    publishing.addAll(jsonByHost.values());
+                    kafkaSink.sendAll(jsonByHost);
+                }
             };
             RatesPublisher publisher = new RatesPublisher(sink, System::currentTimeMillis);
             ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1, r -> {
