@@ -291,7 +291,7 @@ public final class AllocationLoop {
             }
             List<Path> paths = model.paths().get(i);
             for (int j = 0; j < paths.size(); j++) {
-                inForceRates[p.firstPath(i) + j] = kept[i].rateBps(paths.get(j).id());
+                inForceRates[p.firstPath(i) + j] = rateOn(kept[i], j, paths.get(j).id());
             }
         }
         double[] interim = ArrivalAllocation.of(p, inForceRates, newcomers.stream().mapToInt(Integer::intValue).toArray());
@@ -304,6 +304,17 @@ public final class AllocationLoop {
         LOG.info("allocation round {}: interim allocation for {} arrival(s), {} departure(s) in {} ms (model build included); the exact solve follows",
                 round, newcomers.size(), left, String.format("%.1f", (System.nanoTime() - started) / 1e6));
         return result;
+    }
+
+    /**
+     * {@code s}'s rate on path {@code pathId}, its {@code j}-th path in the model: looked up there
+     * first (a session keeps its model's path order), by id otherwise.
+     */
+    private static double rateOn(SessionAllocation s, int j, int pathId) {
+        if (j < s.paths().size() && s.paths().get(j).pathId() == pathId) {
+            return s.paths().get(j).rateBps();
+        }
+        return s.rateBps(pathId);
     }
 
     /** Whether {@code after} differs from {@code before} in its sessions alone, each either new, gone or as it was. */
