@@ -200,6 +200,7 @@ public final class LoopBenchmark {
             ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1, r -> {
                 Thread t = new Thread(r, "allocation");
                 t.setDaemon(true);
+                t.setPriority(AllocationComponent.LOOP_PRIORITY); // as the controller's allocation component
                 allocationThread = t;
                 return t;
             });
@@ -284,7 +285,7 @@ public final class LoopBenchmark {
                         arrivals, pct(loopMs, 50), pct(loopMs, 99), pct(loopMs, 100), interimCount);
                 System.out.printf(Locale.ROOT, "baseline (same run): one table-sized record produced and consumed on the same topic: p50 %.1f ms, p99 %.1f ms%n",
                         pct(kafkaMs, 50), pct(kafkaMs, 99));
-                System.out.printf(Locale.ROOT, "CPU time of the allocation loop's thread per arrival (its round and tables, not the solver's; independent of the load): p50 %.1f ms, max %.1f ms%n",
+                System.out.printf(Locale.ROOT, "CPU time of the allocation loop's thread per arrival (its round and tables, not the solver's): p50 %.1f ms, max %.1f ms%n",
                         pct(allocationCpuMs, 50), pct(allocationCpuMs, 100));
                 System.out.printf(Locale.ROOT, "arrivals %d ms apart (more than the quiet period of %d ms): each starts an idle loop's round at once, exact solves run meanwhile;"
                         + " %d garbage collections (%d ms) during them; load %s%n",
