@@ -1,6 +1,7 @@
 package org.fairfabric.controller.alloc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.fairfabric.controller.kafka.KafkaEventPublisherTest;
 import org.junit.jupiter.api.Test;
 
 /** Needs the broker the test command starts ($FAIRFABRIC_KAFKA); fails, never skips, without it. */
@@ -23,7 +23,8 @@ class KafkaRatesSinkTest {
     /** An allocation's tables sent together (one batch of about 1 MB) arrive as sent: each under its host's key, in order. */
     @Test
     void tablesSentTogetherArriveInOrderUnderTheirHostsKeys() throws Exception {
-        String bootstrap = KafkaEventPublisherTest.broker();
+        String bootstrap = System.getenv("FAIRFABRIC_KAFKA");
+        assertNotNull(bootstrap, "FAIRFABRIC_KAFKA is not set: run through ./fairfabric test (or ./fairfabric kafka start and export it)");
         String topic = KafkaRatesSink.TOPIC + ".test-" + UUID.randomUUID().toString().substring(0, 8);
         Map<String, String> tables = new LinkedHashMap<>();
         for (int i = 0; i < 600; i++) {
