@@ -65,7 +65,7 @@ public final class AllocationComponent extends Component {
     public AllocationComponent(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
                                P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, RatesSink ratesSink, ControlBus bus,
                                RoutingMode routing) {
-        super("allocation");
+        super("allocation", LOOP_PRIORITY);
         boolean pinned = routing == RoutingMode.PINNED;
         this.ratesSink = ratesSink;
         rates = ratesSink == null ? null : new RatesPublisher(ratesSink, System::currentTimeMillis, pinned);
@@ -77,6 +77,15 @@ public final class AllocationComponent extends Component {
         loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get())), applier, Scheduler.singleThread(executor()),
                 new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), solver, QUIET_MS, MAX_DELAY_MS);
     }
+
+    /**
+     * The Java priority of the loop's thread (the component's): the highest, so that an arrival's
+     * round, its interim allocation and its rates tables (tens of ms of CPU) come before other
+     * work on a busy machine, the solver's and other processes' alike (session 16,
+     * docs/controller.md). Applied as {@link #newSolver}'s lowest one is: with
+     * {@code -XX:ThreadPriorityPolicy=1} as root (then nice -5).
+     */
+    public static final int LOOP_PRIORITY = Thread.MAX_PRIORITY;
 
     /**
      * Where the exact solves run: one thread, a daemon, at the lowest Java priority, so that the

@@ -3,10 +3,8 @@ package org.fairfabric.controller.alloc;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
@@ -268,17 +266,26 @@ public final class AllocationLoop {
      */
     private AllocationResult interim(long round, AllocationInputs in, AllocationModel model, AllocationResult before, AllocationInputs beforeIn,
                                      long started) {
-        if (before == null || beforeIn == null || !onlySessionsChanged(beforeIn, in)) {
+        if (before == null || beforeIn == null || !sameBesidesSessions(beforeIn, in)) {
             return null;
         }
-        Set<String> ids = new HashSet<>();
-        in.sessions().forEach(s -> ids.add(s.id));
-        long left = beforeIn.sessions().stream().filter(s -> !ids.contains(s.id)).count();
-        if (left == 0 && ids.size() == beforeIn.sessions().size()) {
+        // before holds every session of beforeIn (its unroutable ones at rate 0), each as it was there
+        Map<String, SessionAllocation> was = new HashMap<>(before.sessions().size() * 4 / 3 + 1);
+        before.sessions().forEach(s -> was.put(s.session().id, s));
+        int stayed = 0;
+        for (SessionDto s : in.sessions()) {
+            SessionAllocation w = was.get(s.id);
+            if (w != null) {
+                if (!w.session().equals(s)) {
+                    return null; // a session changed: not only arrivals and departures
+                }
+                stayed++;
+            }
+        }
+        long left = beforeIn.sessions().size() - stayed;
+        if (left == 0 && stayed == in.sessions().size()) {
             return null; // nothing came or went
         }
-        Map<String, SessionAllocation> was = new HashMap<>();
-        before.sessions().forEach(s -> was.put(s.session().id, s));
         AllocationProblem p = model.problem();
         SessionAllocation[] kept = new SessionAllocation[model.sessions().size()];
         double[] inForceRates = new double[p.pathCount()];
@@ -291,7 +298,7 @@ public final class AllocationLoop {
             }
             List<Path> paths = model.paths().get(i);
             for (int j = 0; j < paths.size(); j++) {
-                inForceRates[p.firstPath(i) + j] = kept[i].rateBps(paths.get(j).id());
+                inForceRates[p.firstPath(i) + j] = rateOn(kept[i], j, paths.get(j).id());
             }
         }
         double[] interim = ArrivalAllocation.of(p, inForceRates, newcomers.stream().mapToInt(Integer::intValue).toArray());
@@ -306,21 +313,21 @@ public final class AllocationLoop {
         return result;
     }
 
-    /** Whether {@code after} differs from {@code before} in its sessions alone, each either new, gone or as it was. */
-    static boolean onlySessionsChanged(AllocationInputs before, AllocationInputs after) {
-        if (before.config() != after.config() || !before.tenants().equals(after.tenants()) || !before.hosts().equals(after.hosts())
-                || !before.downLinks().equals(after.downLinks()) || !before.idleSessions().equals(after.idleSessions())) {
-            return false;
+    /**
+     * {@code s}'s rate on path {@code pathId}, its {@code j}-th path in the model: looked up there
+     * first (a session keeps its model's path order), by id otherwise.
+     */
+    private static double rateOn(SessionAllocation s, int j, int pathId) {
+        if (j < s.paths().size() && s.paths().get(j).pathId() == pathId) {
+            return s.paths().get(j).rateBps();
         }
-        Map<String, SessionDto> was = new HashMap<>();
-        before.sessions().forEach(s -> was.put(s.id, s));
-        for (SessionDto s : after.sessions()) {
-            SessionDto old = was.get(s.id);
-            if (old != null && !old.equals(s)) {
-                return false;
-            }
-        }
-        return true;
+        return s.rateBps(pathId);
+    }
+
+    /** Whether {@code after} has the inputs of {@code before} but for its sessions (checked by {@link #interim}: each new, gone or as it was). */
+    static boolean sameBesidesSessions(AllocationInputs before, AllocationInputs after) {
+        return before.config() == after.config() && before.tenants().equals(after.tenants()) && before.hosts().equals(after.hosts())
+                && before.downLinks().equals(after.downLinks()) && before.idleSessions().equals(after.idleSessions());
     }
 
     /** The link ids an {@link InfeasibleProblemException}'s message names ("bottleneck links include "a", "b""). */

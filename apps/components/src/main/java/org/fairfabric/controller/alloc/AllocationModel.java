@@ -5,6 +5,7 @@ import java.util.Set;
 import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.core.allocator.AllocationProblem;
 import org.fairfabric.core.model.Path;
+import org.fairfabric.core.model.PathEnumerator;
 import org.fairfabric.core.model.Topology;
 
 /**
@@ -25,8 +26,16 @@ public final class AllocationModel {
     private final Topology topology;
     private final Set<String> shimHosts;
     private final Set<String> guaranteedTenants;
+    /** The topology's path enumerator, for the next build on the same topology; not part of the model's equality. */
+    private final PathEnumerator enumerator;
 
     public AllocationModel(AllocationProblem problem, List<SessionDto> sessions, List<List<Path>> paths, List<SessionDto> unroutable, Topology topology, Set<String> shimHosts, Set<String> guaranteedTenants) {
+        this(problem, sessions, paths, unroutable, topology, shimHosts, guaranteedTenants, null);
+    }
+
+    AllocationModel(AllocationProblem problem, List<SessionDto> sessions, List<List<Path>> paths, List<SessionDto> unroutable, Topology topology,
+                    Set<String> shimHosts, Set<String> guaranteedTenants, PathEnumerator enumerator) {
+        this.enumerator = enumerator;
         this.problem = problem;
         this.sessions = sessions;
         this.paths = paths;
@@ -62,6 +71,11 @@ public final class AllocationModel {
 
     public Set<String> guaranteedTenants() {
         return guaranteedTenants;
+    }
+
+    /** Null when the model was not built by {@link ProblemAdapter}. */
+    PathEnumerator enumerator() {
+        return enumerator;
     }
 
     @Override

@@ -57,6 +57,8 @@ public final class ProblemAdapter {
      * share and guarantee), little enough that the others use the link (≥ 97 % of a 4 Mbit/s one).
      */
     public static final double IDLE_DEMAND_BPS = 100_000;
+    /** Links of an up-down path between pods of a three-tier fabric (host, edge, aggregation, core and back): the builder's size hint. */
+    private static final int TYPICAL_PATH_LINKS = 6;
 
     private ProblemAdapter() {
     }
@@ -83,13 +85,13 @@ public final class ProblemAdapter {
         Topology topo = sameTopology ? built.topology() : topology(in);
         Set<String> shims = sameTopology ? built.shimHosts() : shimHosts(in.config(), topo);
         AllocationProblem old = sameTopology ? built.problem() : null;
-        Map<String, Integer> oldIndex = new HashMap<>();
+        Map<String, Integer> oldIndex = new HashMap<>(old == null ? 16 : built.sessions().size() * 4 / 3 + 1);
         if (old != null) {
             for (int i = 0; i < built.sessions().size(); i++) {
                 oldIndex.put(built.sessions().get(i).id, i);
             }
         }
-        PathEnumerator enumerator = new PathEnumerator(topo);
+        PathEnumerator enumerator = sameTopology && built.enumerator() != null ? built.enumerator() : new PathEnumerator(topo);
         Map<String, TenantDto> tenants = new LinkedHashMap<>();
         in.tenants().forEach(t -> tenants.put(t.id, t));
 
@@ -114,12 +116,12 @@ public final class ProblemAdapter {
         Set<String> guaranteed = new TreeSet<>();
         tenants.values().stream().filter(t -> t.minBandwidthBps != null).forEach(t -> guaranteed.add(t.id));
         if (routable.isEmpty()) {
-            return new AllocationModel(null, routable, paths, unroutable, topo, shims, guaranteed);
+            return new AllocationModel(null, routable, paths, unroutable, topo, shims, guaranteed, enumerator);
         }
 
         Map<String, Integer> perTenant = new HashMap<>(); // routable sessions: they share the weight
         Map<String, Integer> activePerTenant = new HashMap<>(); // those that send: they share the guarantee
-        Set<String> pairs = new HashSet<>();
+        Set<List<String>> pairs = new HashSet<>(routable.size() * 4 / 3 + 1);
         for (SessionDto s : routable) {
             if (!pairs.add(pair(s))) {
                 throw new IllegalArgumentException("session " + s.srcHost + "->" + s.dstHost + " is listed twice");
@@ -130,7 +132,8 @@ public final class ProblemAdapter {
             }
         }
 
-        AllocationProblemBuilder b = new AllocationProblemBuilder();
+        AllocationProblemBuilder b = new AllocationProblemBuilder(old == null ? 16 : old.linkCount(), routable.size(),
+                MAX_PATHS * routable.size(), MAX_PATHS * routable.size() * TYPICAL_PATH_LINKS);
         Links links = new Links(b, old);
         for (int i = 0; i < routable.size(); i++) {
             SessionDto s = routable.get(i);
@@ -147,7 +150,7 @@ public final class ProblemAdapter {
             int[][] linkPaths = j >= 0 ? links.rows(j) : links.rows(paths.get(i));
             b.addSessionByIndex(s.id, weight, demand, Math.min(guarantee, demand), linkPaths);
         }
-        return new AllocationModel(b.build(), routable, paths, unroutable, topo, shims, guaranteed);
+        return new AllocationModel(b.build(), routable, paths, unroutable, topo, shims, guaranteed, enumerator);
     }
 
     /**
@@ -218,8 +221,9 @@ public final class ProblemAdapter {
         return topo;
     }
 
-    private static String pair(SessionDto s) {
-        return s.srcHost + ">" + s.dstHost;
+    /** The session's ordered host pair (a list: it hashes the two ids' cached hashes, no new string). */
+    private static List<String> pair(SessionDto s) {
+        return List.of(s.srcHost, s.dstHost);
     }
 
     private static List<Path> usablePaths(Topology topo, PathEnumerator enumerator, SessionDto s) {

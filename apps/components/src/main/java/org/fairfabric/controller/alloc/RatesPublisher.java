@@ -3,6 +3,7 @@ package org.fairfabric.controller.alloc;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * shim never keeps a previous run's rates). Versions: one per host, strictly increasing, at least
  * the current time in milliseconds, so that a restarted controller still outranks the tables of
  * its previous run. Every table is checked against the shim's rules first; one that fails is
- * logged and not sent (the host keeps its previous rates).
+ * logged and not sent (the host keeps its previous rates). An allocation's tables go to the sink
+ * together ({@link RatesSink#sendAll}), so that Kafka carries them in one request where it can.
  */
 public final class RatesPublisher {
     private static final Logger LOG = LoggerFactory.getLogger(RatesPublisher.class);
@@ -51,6 +53,7 @@ public final class RatesPublisher {
         Set<String> hosts = last == null || last.model().topology() != r.model().topology()
                 || !last.model().shimHosts().equals(r.model().shimHosts()) ? r.model().shimHosts() : changedSenders(last, r);
         last = r;
+        Map<String, String> out = new LinkedHashMap<>();
         for (RatesTable t : RatesTable.fromAllocation(r, hosts, pinned).values()) {
             RatesTable before = sent.get(t.host());
             if (before != null && before.sessions().equals(t.sessions())) {
@@ -58,17 +61,19 @@ public final class RatesPublisher {
             }
             long version = Math.max(versions.getOrDefault(t.host(), 0L) + 1, clockMillis.getAsLong());
             RatesTable v = t.withVersion(version);
-            String json = RatesTableJson.write(v);
             try {
-                RatesTableJson.check(t.host(), t.host(), json);
+                RatesTableJson.check(t.host(), v);
             } catch (IllegalArgumentException e) {
-                LOG.error("rates table of {} not published, the shim would reject it: {}: {}", t.host(), e.getMessage(), json);
+                LOG.error("rates table of {} not published, the shim would reject it: {}: {}", t.host(), e.getMessage(), RatesTableJson.write(v));
                 continue;
             }
-            sink.send(t.host(), json);
+            out.put(t.host(), RatesTableJson.write(v));
             versions.put(t.host(), version);
             sent.put(t.host(), t);
             published++;
+        }
+        if (!out.isEmpty()) {
+            sink.sendAll(out);
         }
     }
 

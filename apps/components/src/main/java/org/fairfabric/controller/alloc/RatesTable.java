@@ -2,6 +2,7 @@ package org.fairfabric.controller.alloc;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -173,7 +174,7 @@ public final class RatesTable {
      */
     public static Map<String, RatesTable> fromAllocation(AllocationResult r, Iterable<String> hosts, boolean pinned) {
         Topology topo = r.model().topology();
-        Map<String, List<Entry>> bySrc = new TreeMap<>();
+        Map<String, List<Entry>> bySrc = new HashMap<>();
         for (String h : hosts) {
             bySrc.put(h, new ArrayList<>());
         }

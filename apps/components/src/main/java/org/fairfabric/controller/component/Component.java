@@ -17,10 +17,16 @@ public abstract class Component implements AutoCloseable {
     private final ScheduledExecutorService executor;
 
     protected Component(String name) {
+        this(name, Thread.NORM_PRIORITY);
+    }
+
+    /** A component whose thread runs at Java priority {@code priority} (see {@link Thread#setPriority}). */
+    protected Component(String name, int priority) {
         this.name = name;
         this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "ff-" + name);
             t.setDaemon(true);
+            t.setPriority(priority);
             return t;
         });
     }

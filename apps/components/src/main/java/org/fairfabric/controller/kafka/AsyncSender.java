@@ -1,6 +1,7 @@
 package org.fairfabric.controller.kafka;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -48,6 +49,23 @@ public final class AsyncSender implements AutoCloseable {
                 producer.send(record, callback);
             } catch (RuntimeException e) { // e.g. no metadata within max.block.ms
                 callback.onCompletion(null, e);
+            }
+        });
+    }
+
+    /**
+     * Queues the records as one: the sending thread hands them to the producer back to back, so
+     * they gather in its batch while its network thread sends the first. {@code callbacks}: one
+     * per record.
+     */
+    public void sendAll(List<ProducerRecord<String, String>> records, List<Callback> callbacks) {
+        thread.execute(() -> {
+            for (int i = 0; i < records.size(); i++) {
+                try {
+                    producer.send(records.get(i), callbacks.get(i));
+                } catch (RuntimeException e) {
+                    callbacks.get(i).onCompletion(null, e);
+                }
             }
         });
     }

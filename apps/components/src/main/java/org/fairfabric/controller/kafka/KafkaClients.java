@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
 /** The controller's Kafka clients: one producer configuration and topic creation for every writer. */
 public final class KafkaClients {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaClients.class);
+    /** The producer's batch.size unless a client asks for another. */
+    private static final int KAFKA_DEFAULT_BATCH_BYTES = 16_384;
 
     private KafkaClients() {
     }
@@ -30,6 +32,11 @@ public final class KafkaClients {
      * string keys and values.
      */
     public static KafkaProducer<String, String> reliableProducer(String bootstrap, String clientId, int lingerMs) {
+        return reliableProducer(bootstrap, clientId, lingerMs, KAFKA_DEFAULT_BATCH_BYTES);
+    }
+
+    /** As {@link #reliableProducer(String, String, int)}, with batches of up to {@code batchBytes}. */
+    public static KafkaProducer<String, String> reliableProducer(String bootstrap, String clientId, int lingerMs, int batchBytes) {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -37,6 +44,7 @@ public final class KafkaClients {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
         p.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, batchBytes);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
         return withOwnClassLoader(() -> new KafkaProducer<>(p, new StringSerializer(), new StringSerializer()));
@@ -60,7 +68,12 @@ public final class KafkaClients {
 
     /** {@link #reliableProducer} behind an {@link AsyncSender}: sending never blocks the caller. */
     public static AsyncSender reliableSender(String bootstrap, String clientId, int lingerMs) {
-        return new AsyncSender(reliableProducer(bootstrap, clientId, lingerMs), clientId, 100_000);
+        return reliableSender(bootstrap, clientId, lingerMs, KAFKA_DEFAULT_BATCH_BYTES);
+    }
+
+    /** As {@link #reliableSender(String, String, int)}, with batches of up to {@code batchBytes}. */
+    public static AsyncSender reliableSender(String bootstrap, String clientId, int lingerMs, int batchBytes) {
+        return new AsyncSender(reliableProducer(bootstrap, clientId, lingerMs, batchBytes), clientId, 100_000);
     }
 
     /**

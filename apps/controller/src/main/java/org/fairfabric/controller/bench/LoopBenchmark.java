@@ -128,6 +128,9 @@ public final class LoopBenchmark {
         final Map<String, Double> publishMs = new ConcurrentHashMap<>();
         final AtomicLong interims = new AtomicLong();
         volatile long lastConsumedNanos;
+        /** The allocation loop's thread, and per counted arrival its CPU time from the change to every table consumed. */
+        volatile Thread allocationThread;
+        final List<Double> allocationCpuMs = new ArrayList<>();
 
         Run(String kafka, int k, int sessionCount, int arrivals, long seed, double tolerance, double exactWait) throws Exception {
             this.kafka = kafka;
@@ -180,15 +183,25 @@ public final class LoopBenchmark {
                     k, hosts.size(), tenants.size(), sessionCount, AllocationComponent.QUIET_MS, AllocationComponent.MAX_DELAY_MS,
                     tolerance, kafka, topic, load());
             KafkaRatesSink kafkaSink = new KafkaRatesSink(kafka, topic);
-            RatesSink sink = (host, json) -> {
-                inFlight.add(json);
-                publishing.add(json);
-                kafkaSink.send(host, json);
+            RatesSink sink = new RatesSink() {
+                @Override
+                public void send(String host, String json) {
+                    sendAll(Map.of(host, json));
+                }
+
+                @Override
+                public void sendAll(Map<String, String> jsonByHost) {
+                    inFlight.addAll(jsonByHost.values());
+                    publishing.addAll(jsonByHost.values());
+                    kafkaSink.sendAll(jsonByHost);
+                }
             };
             RatesPublisher publisher = new RatesPublisher(sink, System::currentTimeMillis);
             ScheduledExecutorService executor = new ScheduledThreadPoolExecutor(1, r -> {
                 Thread t = new Thread(r, "allocation");
                 t.setDaemon(true);
+                t.setPriority(AllocationComponent.LOOP_PRIORITY); // as the controller's allocation component
+                allocationThread = t;
                 return t;
             });
             ExecutorService solver = AllocationComponent.newSolver();
@@ -260,6 +273,7 @@ public final class LoopBenchmark {
                 List<Double> loopMs = new ArrayList<>();
                 List<Double> kafkaMs = new ArrayList<>();
                 KafkaProducer<String, String> raw = KafkaClients.reliableProducer(kafka, "bench-loop-baseline", 0);
+                allocationCpuMs.clear();
                 for (int i = 0; i < arrivals; i++) {
                     loopMs.add(arrival(loop, "a" + i));
                     kafkaMs.add(baseline(raw, i));
@@ -271,6 +285,8 @@ public final class LoopBenchmark {
                         arrivals, pct(loopMs, 50), pct(loopMs, 99), pct(loopMs, 100), interimCount);
                 System.out.printf(Locale.ROOT, "baseline (same run): one table-sized record produced and consumed on the same topic: p50 %.1f ms, p99 %.1f ms%n",
                         pct(kafkaMs, 50), pct(kafkaMs, 99));
+                System.out.printf(Locale.ROOT, "CPU time of the allocation loop's thread per arrival (its round and tables, not the solver's): p50 %.1f ms, max %.1f ms%n",
+                        pct(allocationCpuMs, 50), pct(allocationCpuMs, 100));
                 System.out.printf(Locale.ROOT, "arrivals %d ms apart (more than the quiet period of %d ms): each starts an idle loop's round at once, exact solves run meanwhile;"
                         + " %d garbage collections (%d ms) during them; load %s%n",
                         AllocationComponent.QUIET_MS * 3, AllocationComponent.QUIET_MS, gcAfter[0] - gcBefore[0], gcAfter[1] - gcBefore[1], load());
@@ -312,6 +328,7 @@ public final class LoopBenchmark {
          */
         double arrival(AllocationLoop loop, String id) throws InterruptedException {
             sessions.add(randomSession(id));
+            long cpu0 = allocationCpuNanos();
             long t0 = System.nanoTime();
             arrivedAt.put(id, t0);
             loop.changed("arrival " + id);
@@ -330,10 +347,16 @@ public final class LoopBenchmark {
                 Thread.sleep(1);
             }
             double ms = (Math.max(lastConsumedNanos, t0) - t0) / 1e6;
+            allocationCpuMs.add((allocationCpuNanos() - cpu0) / 1e6);
             System.out.printf(Locale.ROOT, "arrival %s: %d tables consumed after %.1f ms (%.1f ms of it building and publishing the tables)%n",
                     id, tables.size(), ms, publishMs.get(id));
             Thread.sleep(AllocationComponent.QUIET_MS * 3);
             return ms;
+        }
+
+        long allocationCpuNanos() {
+            Thread t = allocationThread;
+            return t == null ? 0 : Math.max(0, java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(t.getId()));
         }
 
         double baseline(KafkaProducer<String, String> producer, int i) throws InterruptedException {

@@ -55,6 +55,30 @@ class ControlBusTest {
         }
     }
 
+    /** The allocation component asks for the highest priority (AllocationComponent.LOOP_PRIORITY); the others keep the normal one. */
+    @Test
+    void aComponentsThreadRunsAtThePriorityItAsksFor() {
+        try (ControlBus bus = new ControlBus()) {
+            List<Integer> priorities = new CopyOnWriteArrayList<>();
+            for (int priority : new int[] {Thread.NORM_PRIORITY, org.fairfabric.controller.alloc.AllocationComponent.LOOP_PRIORITY}) {
+                bus.register(new Component("p" + priority, priority) {
+                    @Override
+                    protected boolean hears(ControlEvent e) {
+                        return true;
+                    }
+
+                    @Override
+                    protected void handle(ControlEvent e) {
+                        priorities.add(Thread.currentThread().getPriority());
+                    }
+                });
+            }
+            bus.post(new ControlEvent.ProvisioningChanged("one"));
+            bus.sync();
+            assertEquals(List.of(Thread.NORM_PRIORITY, Thread.MAX_PRIORITY), priorities.stream().sorted().toList());
+        }
+    }
+
     @Test
     void aFailingHandlerDoesNotStopTheComponent() {
         try (ControlBus bus = new ControlBus()) {

@@ -11,21 +11,43 @@ import java.util.Map;
  * ({@code links[2].capacity}, {@code sessions[3].paths[1][0]}), so callers can report it as is.
  */
 public final class AllocationProblemBuilder {
-    private final Map<String, Integer> linkIndex = new HashMap<>();
-    private final Map<String, Integer> sessionIndex = new HashMap<>();
-    private String[] linkIds = new String[16];
-    private double[] capacity = new double[16];
+    private final Map<String, Integer> linkIndex;
+    private final Map<String, Integer> sessionIndex;
+    private String[] linkIds;
+    private double[] capacity;
     private int links;
-    private String[] sessionIds = new String[16];
-    private double[] weight = new double[16];
-    private double[] demand = new double[16];
-    private double[] minRate = new double[16];
-    private int[] sessionPathStart = new int[17];
+    private String[] sessionIds;
+    private double[] weight;
+    private double[] demand;
+    private double[] minRate;
+    private int[] sessionPathStart;
     private int sessions;
-    private int[] pathLinkStart = new int[64];
+    private int[] pathLinkStart;
     private int paths;
-    private int[] pathLinks = new int[256];
+    private int[] pathLinks;
     private int nnz;
+
+    public AllocationProblemBuilder() {
+        this(16, 16, 64, 256);
+    }
+
+    /**
+     * A builder with room for a problem of about this size from the start (it still grows past
+     * it), so that a large problem is not built through repeated copies.
+     */
+    public AllocationProblemBuilder(int expectedLinks, int expectedSessions, int expectedPaths, int expectedPathLinks) {
+        linkIndex = new HashMap<>(Math.max(16, expectedLinks * 4 / 3 + 1));
+        sessionIndex = new HashMap<>(Math.max(16, expectedSessions * 4 / 3 + 1));
+        linkIds = new String[Math.max(16, expectedLinks)];
+        capacity = new double[linkIds.length];
+        sessionIds = new String[Math.max(16, expectedSessions)];
+        weight = new double[sessionIds.length];
+        demand = new double[sessionIds.length];
+        minRate = new double[sessionIds.length];
+        sessionPathStart = new int[sessionIds.length + 1];
+        pathLinkStart = new int[Math.max(64, expectedPaths + 1)];
+        pathLinks = new int[Math.max(256, expectedPathLinks)];
+    }
 
     public AllocationProblemBuilder addLink(String id, double linkCapacity) {
         String field = "links[" + links + "]";
