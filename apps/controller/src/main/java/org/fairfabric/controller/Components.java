@@ -43,7 +43,7 @@ final class Components {
                         "fairfabric-controller-deadpaths", "dead paths") : null, s.echoIntervalMs).routingGroups;
         AllocationComponent allocation = bus.register(new AllocationComponent(fabric, network, events,
                 p.topology::configuration, p.p4, plan == null ? null : p.slices,
-                s.kafka == null ? null : new KafkaRatesSink(s.kafka, KafkaRatesSink.TOPIC), bus, s.routing));
+                s.kafka == null ? null : new KafkaRatesSink(s.kafka, KafkaRatesSink.TOPIC), bus, s.routing, s.headroom));
         if (plan != null && AllocationEntities.supported(p.p4)) {
             bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p.p4)), p.slices, network));
         }

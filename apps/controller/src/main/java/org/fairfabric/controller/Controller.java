@@ -104,7 +104,7 @@ public final class Controller implements AutoCloseable {
             NetworkView network = new NetworkView(events);
             Platform platform = new Platform(fabric, pipeline);
             fabric.setAdmission(new org.fairfabric.controller.guarantee.TwoStageAdmission(platform.topology::configuration,
-                    () -> org.fairfabric.controller.guarantee.TwoStageAdmission.downLinks(network)));
+                    () -> org.fairfabric.controller.guarantee.TwoStageAdmission.downLinks(network), s.headroom));
             Components components = Components.start(bus, platform, fabric, network, events, s);
             devices = new Devices(network, pipeline, DeviceAgent.electionIdNow(), platform::onPacketIn, (cfg, fleet) -> {
                 platform.slices.fleetReplaced(fleet);

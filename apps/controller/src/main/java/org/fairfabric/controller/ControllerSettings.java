@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.fairfabric.controller.alloc.CapacityHeadroom;
 import org.fairfabric.controller.fack.FackSettings;
 import org.fairfabric.controller.p4rt.ChannelSecurity;
 import org.fairfabric.controller.rest.PemCredentials;
@@ -37,7 +38,9 @@ public final class ControllerSettings {
             "  --fack-dscp LIST   P4TE FACK rate control on for these DSCPs (e.g. 0,10; default: off)",
             "  --fack-min-bytes N at most one FACK per N bytes of a flow (default 5000)",
             "  --routing MODE     pinned (default: the allocator's paths, tagged by the shims) or ecmp (switches hash",
-            "                     flows over equal-cost uplinks; shims limit each session's total only)");
+            "                     flows over equal-cost uplinks; shims limit each session's total only)",
+            "  --headroom F       keep the fraction F (0-0.5, e.g. 0.03) of every link out of allocations and guarantees,",
+            "                     for what no allocation counts: TCP's ACKs, ARP, probes (default 0)");
 
     public final Path dataDir;
     public final Path netcfg;
@@ -58,34 +61,13 @@ public final class ControllerSettings {
     public final FackSettings fack;
     /** Pinned paths (default) or ECMP. */
     public final RoutingMode routing;
-
-    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
-                               Path p4info, Path p4DeviceConfig) {
-        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, Controller.ECHO_INTERVAL_MS);
-    }
-
-    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
-                               Path p4info, Path p4DeviceConfig, long echoIntervalMs) {
-        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs, null, ChannelSecurity.systemTrust());
-    }
+    /** The share of every link that allocations leave free (none unless --headroom). */
+    public final CapacityHeadroom headroom;
 
     private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
                                Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
-                               ChannelSecurity p4rtSecurity) {
-        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs, https, p4rtSecurity,
-                FackSettings.OFF);
-    }
-
-    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
-                               Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
-                               ChannelSecurity p4rtSecurity, FackSettings fack) {
-        this(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs, https, p4rtSecurity, fack,
-                RoutingMode.PINNED);
-    }
-
-    private ControllerSettings(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken,
-                               Path p4info, Path p4DeviceConfig, long echoIntervalMs, PemCredentials https,
-                               ChannelSecurity p4rtSecurity, FackSettings fack, RoutingMode routing) {
+                               ChannelSecurity p4rtSecurity, FackSettings fack, RoutingMode routing, CapacityHeadroom headroom) {
+        this.headroom = headroom;
         this.routing = routing;
         this.fack = fack;
         this.https = https;
@@ -102,36 +84,37 @@ public final class ControllerSettings {
     }
 
     public static ControllerSettings of(Path dataDir, Path netcfg, String httpHost, int httpPort, String kafka, String apiToken) {
-        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, null, null);
+        return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, null, null, Controller.ECHO_INTERVAL_MS,
+                null, ChannelSecurity.systemTrust(), FackSettings.OFF, RoutingMode.PINNED, CapacityHeadroom.NONE);
     }
 
     public ControllerSettings withPipeline(Path p4infoFile, Path deviceConfigFile) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4infoFile, deviceConfigFile,
-                echoIntervalMs, https, p4rtSecurity, fack, routing);
+                echoIntervalMs, https, p4rtSecurity, fack, routing, headroom);
     }
 
     /** The same settings, serving HTTPS with {@code credentials} (null: plain HTTP). */
     public ControllerSettings withHttps(PemCredentials credentials) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                credentials, p4rtSecurity, fack, routing);
+                credentials, p4rtSecurity, fack, routing, headroom);
     }
 
     /** The same settings, verifying grpcs:// switches as {@code security} says. */
     public ControllerSettings withP4RuntimeSecurity(ChannelSecurity security) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                https, security, fack, routing);
+                https, security, fack, routing, headroom);
     }
 
     /** The same settings with FACK as {@code fackSettings} says. */
     public ControllerSettings withFack(FackSettings fackSettings) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                https, p4rtSecurity, fackSettings, routing);
+                https, p4rtSecurity, fackSettings, routing, headroom);
     }
 
     /** The same settings with {@code mode} routing. */
     public ControllerSettings withRouting(RoutingMode mode) {
         return new ControllerSettings(dataDir, netcfg, httpHost, httpPort, kafka, apiToken, p4info, p4DeviceConfig, echoIntervalMs,
-                https, p4rtSecurity, fack, mode);
+                https, p4rtSecurity, fack, mode, headroom);
     }
 
     /** Parses the command line; throws IllegalArgumentException with a message for the user. */
@@ -151,6 +134,7 @@ public final class ControllerSettings {
         String fackDscp = null;
         String fackMinBytes = null;
         RoutingMode routing = RoutingMode.PINNED;
+        CapacityHeadroom headroom = CapacityHeadroom.NONE;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -181,6 +165,7 @@ public final class ControllerSettings {
                 case "--fack-dscp": fackDscp = v; break;
                 case "--fack-min-bytes": fackMinBytes = v; break;
                 case "--routing": routing = RoutingMode.parse(v); break;
+                case "--headroom": headroom = CapacityHeadroom.parse("--headroom", v); break;
                 case "--echo-interval-ms":
                     try {
                         echoMs = Long.parseLong(v);
@@ -222,6 +207,6 @@ public final class ControllerSettings {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together");
         }
         PemCredentials https = tlsCert == null ? null : new PemCredentials(tlsCert, tlsKey);
-        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs, https, p4rt, fack, routing);
+        return new ControllerSettings(dataDir, netcfg, host, port, kafka, token, p4info, p4DeviceConfig, echoMs, https, p4rt, fack, routing, headroom);
     }
 }

@@ -37,4 +37,16 @@ class ControllerSettingsTest {
                 () -> ControllerSettings.parse(new String[] {"--data-dir", "/tmp/ff-settings", "--routing", "hash"}, env));
         assertEquals("--routing must be pinned or ecmp, got 'hash'", e.getMessage());
     }
+
+    @Test
+    void theHeadroomIsNoneUnlessGivenKeptByTheCopiesAndCheckedOnTheCommandLine() {
+        Map<String, String> env = Map.of("FF_API_TOKEN", "settings-test-token");
+        assertEquals(0.0, ControllerSettings.parse(new String[] {"--data-dir", "/tmp/ff-settings"}, env).headroom.fraction());
+        ControllerSettings some = ControllerSettings.parse(new String[] {"--data-dir", "/tmp/ff-settings", "--headroom", "0.03"}, env);
+        assertEquals(0.03, some.withPipeline(Path.of("p4info.txt"), Path.of("fabric.json")).withRouting(
+                org.fairfabric.controller.routing.RoutingMode.ECMP).headroom.fraction());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ControllerSettings.parse(new String[] {"--data-dir", "/tmp/ff-settings", "--headroom", "0.9"}, env));
+        assertEquals("--headroom must be a fraction from 0 to 0.5 (e.g. 0.03), got '0.9'", e.getMessage());
+    }
 }

@@ -55,16 +55,17 @@ public final class AllocationComponent extends Component {
      */
     public AllocationComponent(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
                                P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, RatesSink ratesSink, ControlBus bus) {
-        this(fabric, network, events, config, p4, devices, ratesSink, bus, RoutingMode.PINNED);
+        this(fabric, network, events, config, p4, devices, ratesSink, bus, RoutingMode.PINNED, CapacityHeadroom.NONE);
     }
 
     /**
      * @param routing {@link RoutingMode#ECMP}: no pinned paths — no path classifiers or tag keeping in
      *                the switches, and each session's total on one untagged path in the shims' tables
+     * @param headroom the share of every link that allocations leave free
      */
     public AllocationComponent(FabricService fabric, NetworkView network, EventLog events, Supplier<NetworkConfig> config,
                                P4InfoIndex p4, DeviceProgramming<Entity, ?> devices, RatesSink ratesSink, ControlBus bus,
-                               RoutingMode routing) {
+                               RoutingMode routing, CapacityHeadroom headroom) {
         super("allocation", LOOP_PRIORITY);
         boolean pinned = routing == RoutingMode.PINNED;
         this.ratesSink = ratesSink;
@@ -74,7 +75,7 @@ public final class AllocationComponent extends Component {
         AllocationApplier applier = new AllocationApplier(network, events,
                 entries ? new AllocationDataPlane(new AllocationEntities(p4)) : null, slice, rates,
                 r -> bus.post(new ControlEvent.Allocated(r)));
-        loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get())), applier, Scheduler.singleThread(executor()),
+        loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get(), headroom)), applier, Scheduler.singleThread(executor()),
                 new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), solver, QUIET_MS, MAX_DELAY_MS);
     }
 
@@ -103,7 +104,7 @@ public final class AllocationComponent extends Component {
         });
     }
 
-    static AllocationInputs inputs(FabricService fabric, NetworkView network, NetworkConfig cfg) {
+    static AllocationInputs inputs(FabricService fabric, NetworkView network, NetworkConfig cfg, CapacityHeadroom headroom) {
         if (cfg == null) {
             return null;
         }
@@ -114,7 +115,7 @@ public final class AllocationComponent extends Component {
             }
         }
         synchronized (fabric) {
-            return new AllocationInputs(cfg, fabric.tenants(), fabric.allHosts(), fabric.sessions(), down);
+            return new AllocationInputs(cfg, fabric.tenants(), fabric.allHosts(), fabric.sessions(), down).withHeadroom(headroom);
         }
     }
 
@@ -146,7 +147,7 @@ public final class AllocationComponent extends Component {
             all.addAll(source.apply(in));
         }
         Set<String> idleIds = idleSource == null ? Set.of() : idleSource.apply(in);
-        return new AllocationInputs(in.config(), in.tenants(), in.hosts(), all, in.downLinks(), idleIds);
+        return in.withSessions(all, idleIds);
     }
 
     /** A change the control bus does not announce (the monitor's set of active sessions). */

@@ -21,6 +21,7 @@ public final class AllocationInputs {
     private final List<SessionDto> sessions;
     private final Set<String> downLinks;
     private final Set<String> idleSessions;
+    private final CapacityHeadroom headroom;
 
     public AllocationInputs(NetworkConfig config, List<TenantDto> tenants, List<HostDto> hosts, List<SessionDto> sessions, Set<String> downLinks) {
         this(config, tenants, hosts, sessions, downLinks, Set.of());
@@ -29,6 +30,12 @@ public final class AllocationInputs {
     /** @param idleSessions ids of sessions that send nothing now: their guarantee is not reserved, their demand capped */
     public AllocationInputs(NetworkConfig config, List<TenantDto> tenants, List<HostDto> hosts, List<SessionDto> sessions, Set<String> downLinks,
                             Set<String> idleSessions) {
+        this(config, tenants, hosts, sessions, downLinks, idleSessions, CapacityHeadroom.NONE);
+    }
+
+    private AllocationInputs(NetworkConfig config, List<TenantDto> tenants, List<HostDto> hosts, List<SessionDto> sessions, Set<String> downLinks,
+                             Set<String> idleSessions, CapacityHeadroom headroom) {
+        this.headroom = headroom;
         this.idleSessions = Set.copyOf(idleSessions);
         tenants = List.copyOf(tenants);
         hosts = List.copyOf(hosts);
@@ -65,6 +72,21 @@ public final class AllocationInputs {
         return idleSessions;
     }
 
+    /** The share of every link's capacity that allocations and guarantees leave free. */
+    public CapacityHeadroom headroom() {
+        return headroom;
+    }
+
+    /** The same inputs with {@code h} of every link kept free. */
+    public AllocationInputs withHeadroom(CapacityHeadroom h) {
+        return new AllocationInputs(config, tenants, hosts, sessions, downLinks, idleSessions, h);
+    }
+
+    /** The same inputs with {@code more} sessions and {@code idle} the ids of those that send nothing. */
+    public AllocationInputs withSessions(List<SessionDto> more, Set<String> idle) {
+        return new AllocationInputs(config, tenants, hosts, more, downLinks, idle, headroom);
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -79,16 +101,17 @@ public final class AllocationInputs {
                 && java.util.Objects.equals(hosts, other.hosts)
                 && java.util.Objects.equals(sessions, other.sessions)
                 && java.util.Objects.equals(downLinks, other.downLinks)
-                && java.util.Objects.equals(idleSessions, other.idleSessions);
+                && java.util.Objects.equals(idleSessions, other.idleSessions)
+                && headroom.equals(other.headroom);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(config, tenants, hosts, sessions, downLinks, idleSessions);
+        return java.util.Objects.hash(config, tenants, hosts, sessions, downLinks, idleSessions, headroom);
     }
 
     @Override
     public String toString() {
-        return "AllocationInputs[config=" + config + ", tenants=" + tenants + ", hosts=" + hosts + ", sessions=" + sessions + ", downLinks=" + downLinks + ", idleSessions=" + idleSessions + "]";
+        return "AllocationInputs[config=" + config + ", tenants=" + tenants + ", hosts=" + hosts + ", sessions=" + sessions + ", downLinks=" + downLinks + ", idleSessions=" + idleSessions + ", headroom=" + headroom + "]";
     }
 }

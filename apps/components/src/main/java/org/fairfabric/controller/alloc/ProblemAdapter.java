@@ -29,7 +29,7 @@ import org.fairfabric.core.model.Topology;
  * docs/controller.md, "Allocation loop"):
  * <ul>
  * <li>links: every directed link a candidate path uses, with the configuration's capacity in bit/s
- *     (host links as {@link CoreTopology} gives them); links that are down are left out, and so are
+ *     (host links as {@link CoreTopology} gives them) less the inputs' {@link CapacityHeadroom}; links that are down are left out, and so are
  *     the paths over them;</li>
  * <li>candidate paths: {@link PathEnumerator}'s up-down paths in path-id order, at most
  *     {@link #MAX_PATHS} (what the host shim can split over); the path id is the 802.1Q VID;</li>
@@ -81,7 +81,7 @@ public final class ProblemAdapter {
      */
     public static AllocationModel build(AllocationInputs in, AllocationInputs before, AllocationModel built) {
         boolean sameTopology = before != null && before.config() == in.config() && before.hosts().equals(in.hosts())
-                && before.downLinks().equals(in.downLinks());
+                && before.downLinks().equals(in.downLinks()) && before.headroom().equals(in.headroom());
         Topology topo = sameTopology ? built.topology() : topology(in);
         Set<String> shims = sameTopology ? built.shimHosts() : shimHosts(in.config(), topo);
         AllocationProblem old = sameTopology ? built.problem() : null;
@@ -134,7 +134,7 @@ public final class ProblemAdapter {
 
         AllocationProblemBuilder b = new AllocationProblemBuilder(old == null ? 16 : old.linkCount(), routable.size(),
                 MAX_PATHS * routable.size(), MAX_PATHS * routable.size() * TYPICAL_PATH_LINKS);
-        Links links = new Links(b, old);
+        Links links = new Links(b, old, in.headroom());
         for (int i = 0; i < routable.size(); i++) {
             SessionDto s = routable.get(i);
             TenantDto t = tenants.get(s.tenantId);
@@ -162,10 +162,12 @@ public final class ProblemAdapter {
         private final AllocationProblem old;
         private final int[] renumbered;
         private final Map<String, Integer> byId = new HashMap<>();
+        private final CapacityHeadroom headroom;
 
-        Links(AllocationProblemBuilder builder, AllocationProblem old) {
+        Links(AllocationProblemBuilder builder, AllocationProblem old, CapacityHeadroom headroom) {
             this.builder = builder;
             this.old = old;
+            this.headroom = headroom;
             renumbered = new int[old == null ? 0 : old.linkCount()];
             Arrays.fill(renumbered, -1);
         }
@@ -194,12 +196,13 @@ public final class ProblemAdapter {
                 List<Link> path = paths.get(j).links();
                 out[j] = new int[path.size()];
                 for (int k = 0; k < path.size(); k++) {
-                    out[j][k] = index(path.get(k).id(), path.get(k).capacityBps());
+                    out[j][k] = index(path.get(k).id(), headroom.usable(path.get(k).capacityBps()));
                 }
             }
             return out;
         }
 
+        /** The link {@code id}'s number, added with {@code capacity} (what allocations may use) when new. */
         private int index(String id, double capacity) {
             Integer e = byId.get(id);
             if (e == null) {

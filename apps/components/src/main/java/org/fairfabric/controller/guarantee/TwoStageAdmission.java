@@ -13,6 +13,7 @@ import org.fairfabric.api.error.ConflictException;
 import org.fairfabric.api.service.GuaranteeAdmission;
 import org.fairfabric.controller.alloc.AllocationInputs;
 import org.fairfabric.controller.alloc.AllocationModel;
+import org.fairfabric.controller.alloc.CapacityHeadroom;
 import org.fairfabric.controller.alloc.ProblemAdapter;
 import org.fairfabric.controller.core.CoreTopology;
 import org.fairfabric.controller.netcfg.NetworkConfig;
@@ -28,7 +29,8 @@ import org.fairfabric.core.model.Topology;
  * hose: any one of its hosts may send or receive all of it.
  * <ol>
  * <li><b>Edge</b>: on every host cable (a server's cable, shared by its VMs), the guarantees of the
- *     tenants with a host there must add up to at most the cable's capacity;</li>
+ *     tenants with a host there must add up to at most the cable's capacity (less the
+ *     {@link CapacityHeadroom}, as the allocator sees it);</li>
  * <li><b>Fabric</b>: with the declared sessions, each session's minimum rate (G shared equally by
  *     its tenant's routable sessions, as the allocation gives it) must be carried by the sessions'
  *     up paths without any link over its capacity — the allocator's own feasibility test, so that
@@ -39,14 +41,17 @@ import org.fairfabric.core.model.Topology;
 public final class TwoStageAdmission implements GuaranteeAdmission {
     private final Supplier<NetworkConfig> config;
     private final Supplier<Set<String>> downLinks;
+    private final CapacityHeadroom headroom;
 
     /**
      * @param config    the network configuration in force (null: none yet, everything is admitted)
      * @param downLinks core link ids ({@code device/port->device/port}) that are down now
+     * @param headroom  the share of every link the allocator leaves free: guarantees fit in the rest
      */
-    public TwoStageAdmission(Supplier<NetworkConfig> config, Supplier<Set<String>> downLinks) {
+    public TwoStageAdmission(Supplier<NetworkConfig> config, Supplier<Set<String>> downLinks, CapacityHeadroom headroom) {
         this.config = config;
         this.downLinks = downLinks;
+        this.headroom = headroom;
     }
 
     @Override
@@ -55,7 +60,7 @@ public final class TwoStageAdmission implements GuaranteeAdmission {
         if (cfg == null) {
             return;
         }
-        AllocationInputs in = new AllocationInputs(cfg, p.tenants, p.hosts, p.sessions, downLinks.get());
+        AllocationInputs in = new AllocationInputs(cfg, p.tenants, p.hosts, p.sessions, downLinks.get()).withHeadroom(headroom);
         edge(in).ifPresent(reason -> {
             throw new ConflictException(p.field, reason);
         });
@@ -88,7 +93,7 @@ public final class TwoStageAdmission implements GuaranteeAdmission {
             if (cable.isEmpty()) {
                 continue; // a host on a switch without fabric links: no cable the allocator knows
             }
-            long capacity = cable.get().capacityBps();
+            long capacity = (long) Math.floor(in.headroom().usable(cable.get().capacityBps()));
             long sum = 0;
             List<String> parts = new ArrayList<>();
             for (String t : e.getValue()) {
@@ -98,7 +103,7 @@ public final class TwoStageAdmission implements GuaranteeAdmission {
             }
             if (sum > capacity) {
                 return Optional.of("stage 1 (edge): the host link of " + e.getKey() + " (" + cable.get().dst()
-                        + ", " + mbps(capacity) + ") cannot carry the guarantees of the tenants with a host there: "
+                        + ", " + mbps(capacity) + headroomNote(in.headroom()) + ") cannot carry the guarantees of the tenants with a host there: "
                         + String.join(" + ", parts) + " = " + mbps(sum));
             }
         }
@@ -128,6 +133,10 @@ public final class TwoStageAdmission implements GuaranteeAdmission {
             }
         }
         return down;
+    }
+
+    private static String headroomNote(CapacityHeadroom h) {
+        return h.fraction() == 0 ? "" : String.format(java.util.Locale.ROOT, " after the headroom of %.1f %%", 100 * h.fraction());
     }
 
     static String mbps(long bps) {

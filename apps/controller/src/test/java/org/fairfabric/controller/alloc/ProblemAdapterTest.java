@@ -164,4 +164,40 @@ class ProblemAdapterTest {
         AllocationInputs two = new AllocationInputs(cfg, blue, one.hosts(), in.sessions(), Set.of());
         assertThrows(IllegalArgumentException.class, () -> ProblemAdapter.build(two, one, ProblemAdapter.build(one)));
     }
+
+    /** Headroom: every link of the problem offers (1 − h) of its capacity, whether built afresh or from a model before. */
+    @Test
+    void aHeadroomTakesItsShareOfEveryLinkAlsoWhenTheModelIsReused() throws Exception {
+        NetworkConfig cfg = leafSpine(2, 2, 2, 100);
+        List<TenantDto> blue = List.of(tenant("blue", 1, null));
+        AllocationInputs one = inputs(cfg, blue, List.of(session("s1", "blue", "h1", "h3", null)), Set.of());
+        AllocationInputs kept = one.withHeadroom(CapacityHeadroom.of(0.03));
+        AllocationProblem fresh = ProblemAdapter.build(kept).problem();
+        for (int e = 0; e < fresh.linkCount(); e++) {
+            assertEquals(0.97 * C, fresh.capacity(e), 1e-6, fresh.linkId(e));
+        }
+        assertEquals(0.97 * C, new ExactAllocator().solve(fresh).sessionRate(0), 1e-3 * C);
+        // a model built without headroom is not reused with its full capacities
+        AllocationProblem fromNone = ProblemAdapter.build(kept, one, ProblemAdapter.build(one)).problem();
+        // a model built with it keeps it, and a second session's new links get it too
+        AllocationInputs two = new AllocationInputs(cfg, blue, one.hosts(), List.of(session("s1", "blue", "h1", "h3", null),
+                session("s2", "blue", "h2", "h4", null)), Set.of()).withHeadroom(CapacityHeadroom.of(0.03));
+        AllocationProblem fromKept = ProblemAdapter.build(two, kept, ProblemAdapter.build(kept)).problem();
+        for (AllocationProblem p : List.of(fromNone, fromKept)) {
+            for (int e = 0; e < p.linkCount(); e++) {
+                assertEquals(0.97 * C, p.capacity(e), 1e-6, p.linkId(e));
+            }
+        }
+        assertEquals(8, fromKept.linkCount(), "both sessions' host links and uplinks");
+    }
+
+    @Test
+    void aHeadroomOutsideZeroToAHalfIsRefusedWithItsValue() {
+        for (String bad : new String[] {"-0.01", "0.6", "NaN", "3%", ""}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CapacityHeadroom.parse("--headroom", bad));
+            assertEquals("--headroom must be a fraction from 0 to 0.5 (e.g. 0.03), got '" + bad + "'", e.getMessage());
+        }
+        assertEquals(CapacityHeadroom.NONE, CapacityHeadroom.parse("--headroom", "0"));
+        assertEquals(0.25, CapacityHeadroom.parse("--headroom", "0.25").fraction());
+    }
 }

@@ -13,6 +13,7 @@ import org.fairfabric.api.dto.LocationDto;
 import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.api.dto.TenantDto;
 import org.fairfabric.controller.alloc.AllocationInputs;
+import org.fairfabric.controller.alloc.CapacityHeadroom;
 import org.fairfabric.controller.core.CoreTopology;
 import org.fairfabric.controller.netcfg.FabricConfigs;
 import org.fairfabric.controller.netcfg.NetworkConfig;
@@ -60,6 +61,22 @@ class TwoStageAdmissionTest {
         assertTrue(refused.get().startsWith("stage 1 (edge): the host link of h1"), refused.get());
         assertTrue(refused.get().contains("100 Mbit/s") && refused.get().contains("'blue' 250 Mbit/s"), refused.get());
         assertEquals(Optional.empty(), TwoStageAdmission.edge(in(List.of(tenant("blue", 100 * M)), hosts, List.of(), Set.of())));
+    }
+
+    /** With a headroom the guarantees fit in what the allocator may use of the cable, not all of it. */
+    @Test
+    void edgeAdmitsGuaranteesInWhatTheHeadroomLeaves() {
+        List<HostDto> hosts = List.of(host("h1", "blue"), host("h3", "blue"));
+        CapacityHeadroom h = CapacityHeadroom.of(0.03);
+        String reason = TwoStageAdmission.edge(in(List.of(tenant("blue", 100 * M)), hosts, List.of(), Set.of()).withHeadroom(h)).orElseThrow();
+        assertTrue(reason.contains("97 Mbit/s after the headroom of 3.0 %") && reason.contains("'blue' 100 Mbit/s"), reason);
+        assertEquals(Optional.empty(), TwoStageAdmission.edge(in(List.of(tenant("blue", 97 * M)), hosts, List.of(), Set.of()).withHeadroom(h)));
+        // the whole admission refuses it with a 409 and the same reason
+        TwoStageAdmission admission = new TwoStageAdmission(() -> cfg, Set::of, h);
+        org.fairfabric.api.error.ConflictException e = org.junit.jupiter.api.Assertions.assertThrows(
+                org.fairfabric.api.error.ConflictException.class, () -> admission.check(new org.fairfabric.api.service.GuaranteeAdmission.Proposal(
+                        List.of(tenant("blue", 100 * M)), hosts, List.of(), "blue", "minBandwidthBps")));
+        assertTrue(e.getMessage().contains("after the headroom of 3.0 %"), e.getMessage());
     }
 
     @Test

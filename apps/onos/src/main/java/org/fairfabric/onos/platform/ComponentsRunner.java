@@ -11,6 +11,7 @@ import org.fairfabric.api.service.NetworkView;
 import org.fairfabric.api.dto.EventDto;
 import org.fairfabric.api.service.FabricService;
 import org.fairfabric.controller.alloc.AllocationComponent;
+import org.fairfabric.controller.alloc.CapacityHeadroom;
 import org.fairfabric.controller.alloc.AllocationDataPlane;
 import org.fairfabric.controller.alloc.KafkaRatesSink;
 import org.fairfabric.controller.alloc.RatesSink;
@@ -81,7 +82,8 @@ final class ComponentsRunner implements AutoCloseable {
                 ip -> macOfIp(topology.topology(), ip), routing, deadPaths, ECHO_INTERVAL_MS);
         allocation = bus.register(new AllocationComponent(fabric, network, fabric.events(), config,
                 p4, plan == null ? null : devices,
-                kafka == null ? null : kafka.open(KafkaRatesSink.TOPIC, "fairfabric-onos-rates", "rates table"), bus, routing));
+                kafka == null ? null : kafka.open(KafkaRatesSink.TOPIC, "fairfabric-onos-rates", "rates table"), bus, routing,
+                CapacityHeadroom.NONE));
         guarantees = plan != null && AllocationEntities.supported(p4)
                 ? bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p4)), devices, network)) : null;
         provisioning = new ProvisioningEvents(bus, () -> null); // host changes arrive as topology() calls
