@@ -128,6 +128,16 @@ def parse_reweight(text):
         raise argparse.ArgumentTypeError("--reweight is TENANT=WEIGHT@SECONDS, e.g. amber=4@20, not %r" % text)
 
 
+def headroom(text):
+    try:
+        f = float(text)
+    except ValueError:
+        f = -1
+    if not 0 <= f <= 0.5:
+        raise argparse.ArgumentTypeError("--headroom is a fraction from 0 to 0.5, e.g. 0.03, not %r" % text)
+    return f
+
+
 def all_pairs_clean(net):
     for src in net.hosts:
         for dst in net.hosts:
@@ -153,6 +163,10 @@ def main(argv=None):
                     help="turn on P4TE's FACK rate control for these traffic classes (off by default; the "
                          "competition's iperf3 flows are DSCP 0): the FACKs sent show in the monitor's links "
                          "and in the GUI")
+    # 3 %: without it the sender's cable, allocated to the full, held a queue and violet's flow (the
+    # largest) swung 10-30 % below its allocation (docs/controller.md, "Capacity headroom")
+    ap.add_argument("--headroom", type=headroom, default=0.03, metavar="F",
+                    help="the share of every link the controller keeps out of allocations (default 0.03)")
     args = ap.parse_args(argv)
     setLogLevel("warning")
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(130))
@@ -174,10 +188,11 @@ def main(argv=None):
         else:
             fabric.write_netcfg(net, topo, cfg)
         ctl = ControllerProcess(workdir, cfg, kafka=args.kafka,
-                                extra_args=["--fack-dscp", args.fack_dscp] if args.fack_dscp else [])
+                                extra_args=["--headroom", repr(args.headroom)] + (["--fack-dscp", args.fack_dscp] if args.fack_dscp else []))
         ctl.start()
         runstate.extend(net, pids=[ctl.pid])
-        say("controller up (pid %d), REST %s" % (ctl.pid, ctl.url))
+        say("controller up (pid %d), REST %s; it keeps %g %% of every link out of allocations (--headroom %g)"
+            % (ctl.pid, ctl.url, 100 * args.headroom, args.headroom))
         ctl.wait_devices_available()
         say("all %d switches connected, primary and programmed after %.1f s" % (len(net.switches), time.time() - t0))
         provision(ctl, net, topo)
