@@ -1,7 +1,5 @@
 package org.fairfabric.controller.alloc;
 
-import java.util.Locale;
-
 /**
  * The share of every link's capacity that allocations leave free (docs/controller.md, "Capacity
  * headroom"): the allocator and the admission of guarantees see {@code (1 − fraction) × capacity}.
@@ -64,6 +62,6 @@ public final class CapacityHeadroom {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "%.4g", fraction);
+        return Double.toString(fraction);
     }
 }

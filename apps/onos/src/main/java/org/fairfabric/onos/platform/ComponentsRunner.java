@@ -69,11 +69,12 @@ final class ComponentsRunner implements AutoCloseable {
 
     /**
      * @param config the fabric as a network configuration (the allocator's input)
+     * @param headroom the share of every link the allocator leaves free
      * @param kafka  the sinks to the shims; null: nothing is published (the allocator still runs)
      */
     ComponentsRunner(P4InfoIndex p4, FabricTopology topology, DeviceProgramming<Entity, ?> devices, OnosPackets packets,
                      FabricService fabric, NetworkView network, Supplier<NetworkConfig> config, RoutingMode routing,
-                     KafkaSinks kafka) {
+                     CapacityHeadroom headroom, KafkaSinks kafka) {
         this.packets = new RunnerPackets(packets);
         FabricPlan plan = FabricPlan.isFabricPipeline(p4) ? new FabricPlan(p4, CPU_PORT, QUEUE_DELTA) : null;
         RatesSink deadPaths = plan != null && kafka != null
@@ -83,7 +84,7 @@ final class ComponentsRunner implements AutoCloseable {
         allocation = bus.register(new AllocationComponent(fabric, network, fabric.events(), config,
                 p4, plan == null ? null : devices,
                 kafka == null ? null : kafka.open(KafkaRatesSink.TOPIC, "fairfabric-onos-rates", "rates table"), bus, routing,
-                CapacityHeadroom.NONE));
+                headroom));
         guarantees = plan != null && AllocationEntities.supported(p4)
                 ? bus.register(new GuaranteesComponent(new AllocationDataPlane(new AllocationEntities(p4)), devices, network)) : null;
         provisioning = new ProvisioningEvents(bus, () -> null); // host changes arrive as topology() calls

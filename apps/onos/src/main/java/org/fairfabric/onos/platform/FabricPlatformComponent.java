@@ -1,5 +1,7 @@
 package org.fairfabric.onos.platform;
 
+import static org.fairfabric.onos.platform.OsgiPropertyConstants.CAPACITY_HEADROOM_DEFAULT;
+import static org.fairfabric.onos.platform.OsgiPropertyConstants.CAPACITY_HEADROOM_PROPERTY;
 import static org.fairfabric.onos.platform.OsgiPropertyConstants.KAFKA_BOOTSTRAP_DEFAULT;
 import static org.fairfabric.onos.platform.OsgiPropertyConstants.KAFKA_BOOTSTRAP_PROPERTY;
 
@@ -22,6 +24,7 @@ import org.fairfabric.controller.alloc.RatesSink;
 import org.fairfabric.controller.kafka.ControllerTopics;
 import org.fairfabric.controller.kafka.KafkaEventPublisher;
 import org.fairfabric.controller.p4rt.P4InfoIndex;
+import org.fairfabric.controller.alloc.CapacityHeadroom;
 import org.fairfabric.controller.routing.RoutingMode;
 import org.fairfabric.core.model.Topology;
 import org.fairfabric.core.platform.DeviceProgramming;
@@ -83,12 +86,19 @@ import p4.v1.P4RuntimeOuterClass.Entity;
  * log on the controller topics ({@code ff.ctl.tenants.v1}, ... through {@link KafkaEventPublisher}). Empty (the default): nothing is
  * published. Set it with
  * {@code cfg set org.fairfabric.onos.platform.FabricPlatformComponent kafkaBootstrap host:9092}.
+ *
+ * <p>{@value #CAPACITY_HEADROOM} (0 by default, at most 0.5) is the embedded controller's
+ * {@code --headroom}: the share of every link the allocator leaves free (docs/controller.md,
+ * "Capacity headroom"); a change restarts the leader's components with it.
  */
-@Component(immediate = true, service = FabricPlatform.class, property = {KAFKA_BOOTSTRAP_PROPERTY + ":String=" + KAFKA_BOOTSTRAP_DEFAULT})
+@Component(immediate = true, service = FabricPlatform.class, property = {KAFKA_BOOTSTRAP_PROPERTY + ":String=" + KAFKA_BOOTSTRAP_DEFAULT,
+        CAPACITY_HEADROOM_PROPERTY + ":Double=" + CAPACITY_HEADROOM_DEFAULT})
 public class FabricPlatformComponent implements FabricPlatform {
     public static final String LEADERSHIP_TOPIC = "org.fairfabric.programming";
     /** The component property naming the Kafka brokers; empty: no Kafka. */
     public static final String KAFKA_BOOTSTRAP = KAFKA_BOOTSTRAP_PROPERTY;
+    /** The component property: the share of every link the allocator leaves free. */
+    public static final String CAPACITY_HEADROOM = CAPACITY_HEADROOM_PROPERTY;
     private static final Pattern BOOTSTRAP = Pattern.compile("[^\\s,:]+:\\d{1,5}(,[^\\s,:]+:\\d{1,5})*");
     private static final Logger LOG = LoggerFactory.getLogger(FabricPlatformComponent.class);
 
@@ -148,6 +158,8 @@ public class FabricPlatformComponent implements FabricPlatform {
     private volatile boolean active;
     /** Kafka brokers (host:port[,host:port...]) the leader publishes rates and dead paths to; empty: none. */
     private volatile String kafkaBootstrap;
+    /** The share of every link the leader's allocator leaves free. */
+    private volatile CapacityHeadroom capacityHeadroom = CapacityHeadroom.NONE;
     /** Opens the leader's Kafka sinks (tests record instead). */
     SinkOpener sinks = KafkaRatesSink::new;
     /** Opens the leader's publisher of the controller events on ff.ctl.* (tests record instead). */
@@ -171,6 +183,7 @@ public class FabricPlatformComponent implements FabricPlatform {
             cfgService.registerProperties(getClass());
         }
         kafkaBootstrap = bootstrapOf(properties, null);
+        capacityHeadroom = headroomOf(properties, CapacityHeadroom.NONE);
         worker = Executors.newSingleThreadExecutor(r -> new Thread(r, "fairfabric-programming"));
         localNode = clusterService.getLocalNode().id();
         topology = new OnosFabricTopology(deviceService, linkService, hostService, netcfgService,
@@ -203,18 +216,21 @@ public class FabricPlatformComponent implements FabricPlatform {
     }
 
     /**
-     * A changed {@value #KAFKA_BOOTSTRAP} restarts the leader's components with the new sinks. A
-     * malformed value is logged and changes nothing.
+     * A changed {@value #KAFKA_BOOTSTRAP} or {@value #CAPACITY_HEADROOM} restarts the leader's
+     * components with the new sinks or headroom. A malformed value is logged and changes nothing.
      */
     @Modified
     protected void modified(Map<String, Object> properties) {
         String before = kafkaBootstrap;
         String now = bootstrapOf(properties, before);
-        if (java.util.Objects.equals(before, now)) {
+        CapacityHeadroom headroomBefore = capacityHeadroom;
+        CapacityHeadroom headroomNow = headroomOf(properties, headroomBefore);
+        if (java.util.Objects.equals(before, now) && headroomBefore.equals(headroomNow)) {
             return;
         }
         kafkaBootstrap = now;
-        LOG.info("{} is now {}", KAFKA_BOOTSTRAP, now == null ? "off" : now);
+        capacityHeadroom = headroomNow;
+        LOG.info("{} is now {}, {} {}", KAFKA_BOOTSTRAP, now == null ? "off" : now, CAPACITY_HEADROOM, headroomNow);
         ExecutorService w = worker;
         if (w != null && !w.isShutdown()) {
             w.execute(this::stopComponents);
@@ -235,6 +251,25 @@ public class FabricPlatformComponent implements FabricPlatform {
             return current;
         }
         return s;
+    }
+
+    /** The headroom the properties set (absent: none); {@code current} when the value is malformed. */
+    static CapacityHeadroom headroomOf(Map<String, Object> properties, CapacityHeadroom current) {
+        Object v = properties == null ? null : properties.get(CAPACITY_HEADROOM);
+        if (v == null || v.toString().isBlank()) {
+            return CapacityHeadroom.NONE;
+        }
+        try {
+            return CapacityHeadroom.parse(CAPACITY_HEADROOM, v.toString().trim());
+        } catch (IllegalArgumentException e) {
+            LOG.error("{} ignored; still {}", e.getMessage(), current);
+            return current;
+        }
+    }
+
+    /** The share of every link the leader's allocator leaves free (tests). */
+    CapacityHeadroom headroom() {
+        return capacityHeadroom;
     }
 
     /** The brokers the leader publishes to, null when off (tests). */
@@ -431,7 +466,7 @@ public class FabricPlatformComponent implements FabricPlatform {
                 String kafka = kafkaBootstrap;
                 SinkOpener opener = sinks;
                 runner = new ComponentsRunner(p4, topology, devices(), packets, fairfabric.fabric(), fairfabric.network(),
-                        topology::configuration, RoutingMode.PINNED, kafka == null ? null : (topic, clientId, what) -> opener.open(kafka, topic, clientId, what));
+                        topology::configuration, RoutingMode.PINNED, capacityHeadroom, kafka == null ? null : (topic, clientId, what) -> opener.open(kafka, topic, clientId, what));
                 if (kafka != null) {
                     try {
                         eventsOut = eventPublishers.open(kafka);

@@ -9,6 +9,9 @@ public final class OsgiPropertyConstants {
     /** Kafka's brokers ({@code host:port[,host:port...]}) the leader publishes to; empty: no Kafka. */
     public static final String KAFKA_BOOTSTRAP_PROPERTY = "kafkaBootstrap";
     public static final String KAFKA_BOOTSTRAP_DEFAULT = "";
+    /** The share of every link the allocator leaves free, 0 to 0.5 (docs/controller.md, "Capacity headroom"). */
+    public static final String CAPACITY_HEADROOM_PROPERTY = "capacityHeadroom";
+    public static final double CAPACITY_HEADROOM_DEFAULT = 0.0;
 
     private OsgiPropertyConstants() {
     }

@@ -1,5 +1,7 @@
 package org.fairfabric.onos.platform;
 
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.fairfabric.controller.alloc.CapacityHeadroom;
 import org.fairfabric.api.dto.HostDto;
 import org.fairfabric.api.dto.LocationDto;
 import org.fairfabric.api.dto.TenantDto;
@@ -543,6 +546,28 @@ class FabricPlatformComponentTest {
         awaitComponents();
         assertEquals(4, opened.size());
         assertFalse(opened.get(2).closed || opened.get(3).closed);
+    }
+
+    @Test
+    void theCapacityHeadroomIsNoneByDefaultAndAChangeRestartsTheComponentsWithIt() throws Exception {
+        start(ME);
+        awaitComponents();
+        assertEquals(CapacityHeadroom.NONE, platform.headroom());
+        ComponentsRunner first = platform.runner();
+
+        platform.modified(Map.of(FabricPlatformComponent.CAPACITY_HEADROOM, 0.03));
+        awaitComponents();
+        assertEquals(0.03, platform.headroom().fraction());
+        assertTrue(platform.componentsRunning());
+        assertNotSame(first, platform.runner(), "the components restart with the new headroom");
+
+        for (Object bad : List.of(0.6, -0.1, "a lot")) {
+            ComponentsRunner before = platform.runner();
+            platform.modified(Map.of(FabricPlatformComponent.CAPACITY_HEADROOM, bad));
+            awaitComponents();
+            assertEquals(0.03, platform.headroom().fraction(), bad + " changes nothing");
+            assertSame(before, platform.runner(), bad + " restarted nothing");
+        }
     }
 
     @Test
