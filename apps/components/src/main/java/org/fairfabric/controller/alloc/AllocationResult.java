@@ -40,6 +40,19 @@ public final class AllocationResult {
      */
     private double[] totals;
     private double[] loads;
+    private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
+    /** This result's number among all results of this JVM (for {@link #derivedFrom}). */
+    private final long serial = SERIALS.incrementAndGet();
+    /**
+     * When this is an interim allocation for sessions appended to another result's
+     * ({@link #interimAppended}): that result's {@link #serial}; 0 otherwise. Then {@link #changed}
+     * lists the positions in {@link #sessions()} of every object that is not that result's (the
+     * newcomers, routable or not, and the sessions whose rates changed), and the routable sessions
+     * from position {@link #appendedFrom} on are the newcomers.
+     */
+    private long derivedFrom;
+    private int[] changed;
+    private int appendedFrom;
 
     public AllocationResult(long round, String computedAt, List<SessionAllocation> sessions, int iterations, double relativeGap, AllocationModel model) {
         this(round, computedAt, sessions, iterations, relativeGap, model, false);
@@ -107,6 +120,25 @@ public final class AllocationResult {
         loads = linkLoads;
     }
 
+    long serial() {
+        return serial;
+    }
+
+    /** The {@link #serial()} of the result this one extends by appended sessions; 0 when none. */
+    long derivedFrom() {
+        return derivedFrom;
+    }
+
+    /** With {@link #derivedFrom()}: the positions of the session objects that are not the other result's; do not modify. */
+    int[] changed() {
+        return changed;
+    }
+
+    /** With {@link #derivedFrom()}: the position of the first appended routable session. */
+    int appendedFrom() {
+        return appendedFrom;
+    }
+
     /** Per path of {@code model().problem()}, the rate this result gives it; null when not known. Do not modify. */
     double[] pathRates() {
         return pathRates;
@@ -169,6 +201,8 @@ public final class AllocationResult {
         double[] was = before.pathRates;
         int kept = before.model().sessions().size();
         List<SessionAllocation> out = new ArrayList<>(model.sessions().size() + model.unroutable().size());
+        int[] changed = new int[16];
+        int changes = 0;
         for (int i = 0; i < model.sessions().size(); i++) {
             int first = p.firstPath(i);
             int end = p.endPath(i);
@@ -180,6 +214,10 @@ public final class AllocationResult {
                 out.add(before.sessions.get(i));
                 continue;
             }
+            if (changes == changed.length) {
+                changed = java.util.Arrays.copyOf(changed, 2 * changes);
+            }
+            changed[changes++] = i;
             double total = 0;
             for (int q = first; q < end; q++) {
                 total += pathRates[q];
@@ -191,9 +229,21 @@ public final class AllocationResult {
             }
             out.add(new SessionAllocation(model.sessions().get(i), total, rates));
         }
-        model.unroutable().forEach(s -> out.add(new SessionAllocation(s, 0, List.of())));
+        int unroutableBefore = before.model().unroutable().size();
+        for (int u = 0; u < model.unroutable().size(); u++) {
+            if (u >= unroutableBefore) {
+                if (changes == changed.length) {
+                    changed = java.util.Arrays.copyOf(changed, 2 * changes);
+                }
+                changed[changes++] = out.size();
+            }
+            out.add(new SessionAllocation(model.unroutable().get(u), 0, List.of()));
+        }
         AllocationResult r = new AllocationResult(round, computedAt, out, 0, Double.NaN, model, true);
         r.pathRates = pathRates;
+        r.derivedFrom = before.serial;
+        r.changed = java.util.Arrays.copyOf(changed, changes);
+        r.appendedFrom = kept;
         return r;
     }
 

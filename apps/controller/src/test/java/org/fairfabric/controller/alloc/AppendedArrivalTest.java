@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the list (the append path), arrivals elsewhere, departures, idle sessions, a tenant's weight or
  * guarantee changed, exact solves landing — the extended model equals the model built from
  * scratch, and a loop on the append path hands on exactly the allocations (interim and exact) of a
- * loop without it.
+ * loop without it, and its {@link RatesPublisher} (which then builds only the changed senders'
+ * tables, from an index of senders) sends exactly the same rates tables.
  */
 class AppendedArrivalTest {
     /**
@@ -74,11 +75,15 @@ class AppendedArrivalTest {
         World(Row row) {
             this.row = row;
             random = new Random(row.seed());
-            cfg = leafSpine(row.leaves(), row.spines(), row.hostsPerLeaf(), 100);
+            int n = row.leaves() * row.hostsPerLeaf();
+            String[] shims = new String[n - n / 4]; // a quarter of the hosts without the shim
+            for (int h = 1; h <= shims.length; h++) {
+                shims[h - 1] = "h" + h;
+            }
+            cfg = leafSpine(row.leaves(), row.spines(), row.hostsPerLeaf(), 100, shims);
             tenants.add(tenant("blue", 2, row.guarantees() ? 4_000_000L : null));
             tenants.add(tenant("red", 1, row.guarantees() ? 2_000_000L : null));
             tenants.add(tenant("green", 3, null));
-            int n = row.leaves() * row.hostsPerLeaf();
             for (int h = 1; h <= n; h++) {
                 hosts.add(host(cfg, "h" + h, tenants.get(h % 3).id));
             }
@@ -184,6 +189,7 @@ class AppendedArrivalTest {
             String kind = general.step();
             assertEquals(kind, appended.step());
             assertEquals(general.results.size(), appended.results.size(), "step " + step + " (" + kind + "): allocations handed on");
+            assertEquals(general.tables, appended.tables, "step " + step + " (" + kind + "): rates tables sent");
             for (int r = 0; r < general.results.size(); r++) {
                 AllocationResult a = general.results.get(r);
                 AllocationResult b = appended.results.get(r);
@@ -211,6 +217,11 @@ class AppendedArrivalTest {
             }
         }
         assertEquals(0, general.loop.appendedInterims());
+        assertTrue(appended.tables.size() > row.steps() / 10, "batches of rates tables sent: " + appended.tables.size());
+        assertEquals(0, general.publisher.fromIndex());
+        // (an interim allocation from an exact answer that was not itself put in force is not derived from the last one published)
+        assertTrue(appended.publisher.fromIndex() > 0 && appended.publisher.fromIndex() <= appended.loop.appendedInterims(),
+                "tables from the index of senders " + appended.publisher.fromIndex() + " times");
         assertTrue(appended.loop.appendedInterims() > row.steps() / 10, "appended interim allocations: " + appended.loop.appendedInterims());
         assertNotNull(appended.loop.current());
     }
@@ -242,6 +253,19 @@ class AppendedArrivalTest {
         final ManualScheduler scheduler = new ManualScheduler();
         final Queue<Runnable> solves = new ArrayDeque<>();
         final List<AllocationResult> results = new ArrayList<>();
+        /** The rates tables sent, per allocation (none when no table changed). */
+        final List<java.util.Map<String, String>> tables = new ArrayList<>();
+        final RatesPublisher publisher = new RatesPublisher(new RatesSink() {
+            @Override
+            public void send(String host, String json) {
+                sendAll(java.util.Map.of(host, json));
+            }
+
+            @Override
+            public void sendAll(java.util.Map<String, String> jsonByHost) {
+                tables.add(new java.util.TreeMap<>(jsonByHost));
+            }
+        }, () -> 0);
         final AllocationLoop loop;
 
         Run(World world, boolean appendPath) {
@@ -251,6 +275,7 @@ class AppendedArrivalTest {
                 @Override
                 public void allocated(AllocationResult result) {
                     results.add(result);
+                    publisher.publish(result);
                 }
 
                 @Override
