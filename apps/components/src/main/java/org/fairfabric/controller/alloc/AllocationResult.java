@@ -223,9 +223,13 @@ public final class AllocationResult {
                 total += pathRates[q];
             }
             List<Path> paths = model.paths().get(i);
+            // a kept session's paths are the same objects, in the same order: their device lists are reused
+            List<PathAllocation> had = i < kept ? before.sessions.get(i).paths() : null;
             List<PathAllocation> rates = new ArrayList<>(paths.size());
             for (int j = 0; j < paths.size(); j++) {
-                rates.add(new PathAllocation(paths.get(j).id(), paths.get(j).devices(), pathRates[first + j]));
+                List<String> devices = had != null && had.size() == paths.size() && had.get(j).pathId() == paths.get(j).id()
+                        ? had.get(j).devices() : paths.get(j).devices();
+                rates.add(new PathAllocation(paths.get(j).id(), devices, pathRates[first + j]));
             }
             out.add(new SessionAllocation(model.sessions().get(i), total, rates));
         }

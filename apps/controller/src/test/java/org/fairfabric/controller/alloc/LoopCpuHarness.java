@@ -118,6 +118,8 @@ public final class LoopCpuHarness {
         System.out.printf(Locale.ROOT, "first round (rough solve, %d tables) %.0f ms%n", tables.get(), (System.nanoTime() - t0) / 1e6);
         List<Double> round = new ArrayList<>();
         List<Double> publish = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         int interims = 0;
         for (int a = 0; a < arrivals; a++) {
             if (departures && a % 3 == 2) {
@@ -128,20 +130,25 @@ public final class LoopCpuHarness {
             scheduler.advance(1000);
             AllocationResult before = loop.current();
             publishNanos[0] = 0;
+            long c = threads.getCurrentThreadCpuTime();
             long s = System.nanoTime();
             loop.changed("arrival");
             scheduler.advance(0);
             double ms = (System.nanoTime() - s) / 1e6;
+            double cpuMs = (threads.getCurrentThreadCpuTime() - c) / 1e6;
             if (loop.current() != before && loop.current().interim()) {
                 interims++;
             }
             if (a >= arrivals / 5) {
                 round.add(ms);
                 publish.add(publishNanos[0] / 1e6);
+                cpu.add(cpuMs);
             }
         }
-        System.out.printf(Locale.ROOT, "%d steps (%s), %d interim: round incl. tables p50 %.2f ms, p90 %.2f ms; of it the tables p50 %.2f ms; tables sent %d%n",
-                arrivals, departures ? "every third a departure" : "arrivals", interims, pct(round, 50), pct(round, 90), pct(publish, 50), tables.get());
+        System.out.printf(Locale.ROOT, "%d steps (%s), %d interim: round incl. tables p50 %.2f ms, p90 %.2f ms (CPU p50 %.2f ms, p90 %.2f ms);"
+                        + " of it the tables p50 %.2f ms; tables sent %d%n",
+                arrivals, departures ? "every third a departure" : "arrivals", interims, pct(round, 50), pct(round, 90), pct(cpu, 50), pct(cpu, 90),
+                pct(publish, 50), tables.get());
         loop.close();
     }
 
