@@ -28,6 +28,14 @@ public final class AllocationModel {
     private final Set<String> guaranteedTenants;
     /** The topology's path enumerator, for the next build on the same topology; not part of the model's equality. */
     private final PathEnumerator enumerator;
+    /**
+     * When this model is {@link #appendedTo()}'s with sessions appended (and its other sessions'
+     * parameters rescaled), that model; null otherwise. Not part of the model's equality. Cleared
+     * when a model is appended to this one, so that models do not keep a chain of their predecessors.
+     */
+    AllocationModel appendedTo;
+    /** The {@link AppendIndex} this model owns, if any (taken over by a model appended to this one); loop thread only. */
+    AppendIndex appendIndex;
 
     public AllocationModel(AllocationProblem problem, List<SessionDto> sessions, List<List<Path>> paths, List<SessionDto> unroutable, Topology topology, Set<String> shimHosts, Set<String> guaranteedTenants) {
         this(problem, sessions, paths, unroutable, topology, shimHosts, guaranteedTenants, null);
@@ -35,6 +43,12 @@ public final class AllocationModel {
 
     AllocationModel(AllocationProblem problem, List<SessionDto> sessions, List<List<Path>> paths, List<SessionDto> unroutable, Topology topology,
                     Set<String> shimHosts, Set<String> guaranteedTenants, PathEnumerator enumerator) {
+        this(problem, sessions, paths, unroutable, topology, shimHosts, guaranteedTenants, enumerator, null);
+    }
+
+    AllocationModel(AllocationProblem problem, List<SessionDto> sessions, List<List<Path>> paths, List<SessionDto> unroutable, Topology topology,
+                    Set<String> shimHosts, Set<String> guaranteedTenants, PathEnumerator enumerator, AllocationModel appendedTo) {
+        this.appendedTo = appendedTo;
         this.enumerator = enumerator;
         this.problem = problem;
         this.sessions = sessions;
@@ -76,6 +90,14 @@ public final class AllocationModel {
     /** Null when the model was not built by {@link ProblemAdapter}. */
     PathEnumerator enumerator() {
         return enumerator;
+    }
+
+    /**
+     * The model this one extends by appending sessions (its sessions, paths, links and unroutable
+     * sessions come first here, in the same order), or null.
+     */
+    AllocationModel appendedTo() {
+        return appendedTo;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.fairfabric.api.dto.SessionDto;
 import org.fairfabric.core.allocator.Allocation;
+import org.fairfabric.core.allocator.AllocationProblem;
 import org.fairfabric.core.model.Path;
 
 /**
@@ -27,6 +28,31 @@ public final class AllocationResult {
     private final double relativeGap;
     private final AllocationModel model;
     private final boolean interim;
+    /**
+     * Per path of the model's problem, its rate here (each session's {@link SessionAllocation}
+     * holds exactly these); null when unknown. Not part of the result's equality; never modified.
+     */
+    private double[] pathRates;
+    /**
+     * Per session and per link of the model's problem, {@link ArrivalAllocation#totals} and
+     * {@link ArrivalAllocation#loads} of {@link #pathRates}: computed when first needed, or handed
+     * on by the interim allocation that made this result. Loop thread only; never modified.
+     */
+    private double[] totals;
+    private double[] loads;
+    private static final java.util.concurrent.atomic.AtomicLong SERIALS = new java.util.concurrent.atomic.AtomicLong();
+    /** This result's number among all results of this JVM (for {@link #derivedFrom}). */
+    private final long serial = SERIALS.incrementAndGet();
+    /**
+     * When this is an interim allocation for sessions appended to another result's
+     * ({@link #interimAppended}): that result's {@link #serial}; 0 otherwise. Then {@link #changed}
+     * lists the positions in {@link #sessions()} of every object that is not that result's (the
+     * newcomers, routable or not, and the sessions whose rates changed), and the routable sessions
+     * from position {@link #appendedFrom} on are the newcomers.
+     */
+    private long derivedFrom;
+    private int[] changed;
+    private int appendedFrom;
 
     public AllocationResult(long round, String computedAt, List<SessionAllocation> sessions, int iterations, double relativeGap, AllocationModel model) {
         this(round, computedAt, sessions, iterations, relativeGap, model, false);
@@ -72,6 +98,52 @@ public final class AllocationResult {
         return interim;
     }
 
+    /** {@link ArrivalAllocation#totals} of {@link #pathRates()} (which must be known); do not modify. */
+    double[] totals() {
+        if (totals == null) {
+            totals = ArrivalAllocation.totals(model.problem(), pathRates);
+        }
+        return totals;
+    }
+
+    /** {@link ArrivalAllocation#loads} of {@link #pathRates()} (which must be known); do not modify. */
+    double[] loads() {
+        if (loads == null) {
+            loads = ArrivalAllocation.loads(model.problem(), pathRates);
+        }
+        return loads;
+    }
+
+    /** Sets what {@link #totals()} and {@link #loads()} would compute (the caller guarantees it). */
+    void knownSums(double[] sessionTotals, double[] linkLoads) {
+        totals = sessionTotals;
+        loads = linkLoads;
+    }
+
+    long serial() {
+        return serial;
+    }
+
+    /** The {@link #serial()} of the result this one extends by appended sessions; 0 when none. */
+    long derivedFrom() {
+        return derivedFrom;
+    }
+
+    /** With {@link #derivedFrom()}: the positions of the session objects that are not the other result's; do not modify. */
+    int[] changed() {
+        return changed;
+    }
+
+    /** With {@link #derivedFrom()}: the position of the first appended routable session. */
+    int appendedFrom() {
+        return appendedFrom;
+    }
+
+    /** Per path of {@code model().problem()}, the rate this result gives it; null when not known. Do not modify. */
+    double[] pathRates() {
+        return pathRates;
+    }
+
     /** Reads the allocator's answer back onto the model's sessions and paths, each session on its fewest paths ({@link FewestPaths}). */
     public static AllocationResult of(long round, String computedAt, AllocationModel model, Allocation allocation) {
         return of(round, computedAt, model, FewestPaths.of(allocation), allocation.sessionRates(), null, allocation.iterations(),
@@ -112,7 +184,71 @@ public final class AllocationResult {
             out.add(new SessionAllocation(model.sessions().get(i), totals[i], rates));
         }
         model.unroutable().forEach(s -> out.add(new SessionAllocation(s, 0, List.of())));
-        return new AllocationResult(round, computedAt, out, iterations, relativeGap, model, interim);
+        AllocationResult r = new AllocationResult(round, computedAt, out, iterations, relativeGap, model, interim);
+        r.pathRates = pathRates;
+        return r;
+    }
+
+    /**
+     * {@link #interim} when {@code model} is {@code before}'s model with sessions appended
+     * ({@link AllocationModel#appendedTo()}) and {@code before} knows its path rates: a kept session
+     * whose rates {@code pathRates} leaves as they were keeps its object, found by comparing the two
+     * rate arrays rather than the sessions' objects; the same result as {@link #interim} with
+     * {@code before}'s sessions as {@code previous}.
+     */
+    static AllocationResult interimAppended(long round, String computedAt, AllocationModel model, double[] pathRates, AllocationResult before) {
+        AllocationProblem p = model.problem();
+        double[] was = before.pathRates;
+        int kept = before.model().sessions().size();
+        List<SessionAllocation> out = new ArrayList<>(model.sessions().size() + model.unroutable().size());
+        int[] changed = new int[16];
+        int changes = 0;
+        for (int i = 0; i < model.sessions().size(); i++) {
+            int first = p.firstPath(i);
+            int end = p.endPath(i);
+            boolean same = i < kept;
+            for (int q = first; same && q < end; q++) {
+                same = Double.compare(was[q], pathRates[q]) == 0;
+            }
+            if (same) {
+                out.add(before.sessions.get(i));
+                continue;
+            }
+            if (changes == changed.length) {
+                changed = java.util.Arrays.copyOf(changed, 2 * changes);
+            }
+            changed[changes++] = i;
+            double total = 0;
+            for (int q = first; q < end; q++) {
+                total += pathRates[q];
+            }
+            List<Path> paths = model.paths().get(i);
+            // a kept session's paths are the same objects, in the same order: their device lists are reused
+            List<PathAllocation> had = i < kept ? before.sessions.get(i).paths() : null;
+            List<PathAllocation> rates = new ArrayList<>(paths.size());
+            for (int j = 0; j < paths.size(); j++) {
+                List<String> devices = had != null && had.size() == paths.size() && had.get(j).pathId() == paths.get(j).id()
+                        ? had.get(j).devices() : paths.get(j).devices();
+                rates.add(new PathAllocation(paths.get(j).id(), devices, pathRates[first + j]));
+            }
+            out.add(new SessionAllocation(model.sessions().get(i), total, rates));
+        }
+        int unroutableBefore = before.model().unroutable().size();
+        for (int u = 0; u < model.unroutable().size(); u++) {
+            if (u >= unroutableBefore) {
+                if (changes == changed.length) {
+                    changed = java.util.Arrays.copyOf(changed, 2 * changes);
+                }
+                changed[changes++] = out.size();
+            }
+            out.add(new SessionAllocation(model.unroutable().get(u), 0, List.of()));
+        }
+        AllocationResult r = new AllocationResult(round, computedAt, out, 0, Double.NaN, model, true);
+        r.pathRates = pathRates;
+        r.derivedFrom = before.serial;
+        r.changed = java.util.Arrays.copyOf(changed, changes);
+        r.appendedFrom = kept;
+        return r;
     }
 
     /** Whether {@code was} is {@code session} with exactly the rates {@code pathRates[first..]} on {@code paths}, in order. */

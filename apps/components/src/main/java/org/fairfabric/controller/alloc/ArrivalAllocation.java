@@ -36,18 +36,33 @@ final class ArrivalAllocation {
      * @return per path of {@code p}, the interim rates; null when there is none
      */
     static double[] of(AllocationProblem p, double[] inForce, int[] newcomers) {
+        return of(p, inForce, newcomers, null);
+    }
+
+    /**
+     * As {@link #of(AllocationProblem, double[], int[])}; {@code linkPaths}, when not null, lists
+     * per link of {@code p} the paths over it in ascending order ({@link AppendIndex}), so that a
+     * newcomer's links' other sessions are found from them instead of a pass over every session.
+     */
+    static double[] of(AllocationProblem p, double[] inForce, int[] newcomers, AppendIndex.IntList[] linkPaths) {
+        return of(p, inForce, newcomers, linkPaths, totals(p, inForce), loads(p, inForce), null);
+    }
+
+    /**
+     * As {@link #of(AllocationProblem, double[], int[], AppendIndex.IntList[])}, given the sessions'
+     * totals and the links' loads at {@code inForce} as {@link #totals} and {@link #loads} compute them
+     * (so bit for bit the same); both are updated in place as the newcomers are placed (their values
+     * afterwards are approximate: see {@link #refresh}). {@code touched}, when not null, receives
+     * every session whose rates, total or loads the placing may have changed (newcomers included).
+     */
+    static double[] of(AllocationProblem p, double[] inForce, int[] newcomers, AppendIndex.IntList[] linkPaths, double[] total, double[] load,
+                       List<Integer> touched) {
         double[] rates = inForce.clone();
         boolean[] arriving = new boolean[p.sessionCount()];
         for (int n : newcomers) {
             arriving[n] = true;
         }
-        double[] total = new double[p.sessionCount()];
-        double[] load = new double[p.linkCount()];
         for (int i = 0; i < p.sessionCount(); i++) {
-            for (int q = p.firstPath(i); q < p.endPath(i); q++) {
-                total[i] += rates[q];
-                addPath(p, load, q, rates[q]);
-            }
             if (!arriving[i] && total[i] < p.minRate(i) * (1 - SLACK)) {
                 return null;
             }
@@ -58,15 +73,70 @@ final class ArrivalAllocation {
             }
         }
         for (int n : newcomers) {
-            if (!place(p, rates, total, load, n)) {
+            if (!place(p, rates, total, load, n, linkPaths, touched)) {
                 return null;
             }
         }
         return rates;
     }
 
-    private static boolean place(AllocationProblem p, double[] rates, double[] total, double[] load, int n) {
-        Map<Integer, List<int[]>> others = sessionsOn(p, n);
+    /** Per session of {@code p}, the sum of its paths' {@code rates}, in path order. */
+    static double[] totals(AllocationProblem p, double[] rates) {
+        double[] total = new double[p.sessionCount()];
+        for (int i = 0; i < p.sessionCount(); i++) {
+            for (int q = p.firstPath(i); q < p.endPath(i); q++) {
+                total[i] += rates[q];
+            }
+        }
+        return total;
+    }
+
+    /** Per link of {@code p}, the sum of {@code rates} over the paths that cross it, in path order. */
+    static double[] loads(AllocationProblem p, double[] rates) {
+        double[] load = new double[p.linkCount()];
+        for (int q = 0; q < p.pathCount(); q++) {
+            addPath(p, load, q, rates[q]);
+        }
+        return load;
+    }
+
+    /**
+     * Makes {@code total} and {@code load}, which {@link #of} left approximate for the sessions it
+     * {@code touched}, exactly what {@link #totals} and {@link #loads} give for {@code rates}: each
+     * touched session is summed again, and so is each link of its paths, from {@code linkPaths} (the
+     * link's paths in ascending order: the same sum in the same order). The work is the touched
+     * sessions' paths and the paths over their links.
+     */
+    static void refresh(AllocationProblem p, double[] rates, List<Integer> touched, AppendIndex.IntList[] linkPaths, double[] total, double[] load) {
+        boolean[] marked = new boolean[p.linkCount()];
+        List<Integer> links = new ArrayList<>();
+        for (int i : touched) {
+            double sum = 0;
+            for (int q = p.firstPath(i); q < p.endPath(i); q++) {
+                sum += rates[q];
+                for (int k = 0; k < p.pathLength(q); k++) {
+                    int e = p.pathLink(q, k);
+                    if (!marked[e]) {
+                        marked[e] = true;
+                        links.add(e);
+                    }
+                }
+            }
+            total[i] = sum;
+        }
+        for (int e : links) {
+            double sum = 0;
+            AppendIndex.IntList over = linkPaths[e];
+            for (int j = 0; j < over.size; j++) {
+                sum += rates[over.get(j)];
+            }
+            load[e] = sum;
+        }
+    }
+
+    private static boolean place(AllocationProblem p, double[] rates, double[] total, double[] load, int n, AppendIndex.IntList[] linkPaths,
+                                 List<Integer> touched) {
+        Map<Integer, List<int[]>> others = linkPaths == null ? sessionsOn(p, n) : sessionsOn(p, n, linkPaths);
         int best = -1;
         double bestRate = 0;
         for (int q = p.firstPath(n); q < p.endPath(n); q++) {
@@ -88,11 +158,14 @@ final class ArrivalAllocation {
         }
         rates[best] = bestRate;
         total[n] = bestRate;
+        if (touched != null) {
+            touched.add(n);
+        }
         addPath(p, load, best, bestRate);
         for (int k = 0; k < p.pathLength(best); k++) {
             int e = p.pathLink(best, k);
             double over = load[e] - p.capacity(e);
-            if (over > SLACK * p.capacity(e) && !makeRoom(p, rates, total, load, others.get(e), over)) {
+            if (over > SLACK * p.capacity(e) && !makeRoom(p, rates, total, load, others.get(e), over, touched)) {
                 return false;
             }
         }
@@ -141,7 +214,8 @@ final class ArrivalAllocation {
      * Takes {@code over} off a link from the sessions {@code on} it, weighted max-min: each comes
      * down to w_i·λ, never below its floor nor above what it has, for the λ that frees {@code over}.
      */
-    private static boolean makeRoom(AllocationProblem p, double[] rates, double[] total, double[] load, List<int[]> on, double over) {
+    private static boolean makeRoom(AllocationProblem p, double[] rates, double[] total, double[] load, List<int[]> on, double over,
+                                    List<Integer> touched) {
         double[] here = new double[on.size()];
         double[] floor = new double[on.size()];
         double now = 0;
@@ -179,6 +253,9 @@ final class ArrivalAllocation {
                 continue;
             }
             double scale = clamp(p.weight(s[0]) * lo, floor[j], here[j]) / here[j];
+            if (touched != null) {
+                touched.add(s[0]);
+            }
             for (int k = 1; k < s.length; k++) {
                 int q = s[k];
                 double cut = rates[q] * (1 - scale);
@@ -241,6 +318,58 @@ final class ArrivalAllocation {
             }
         }
         return out;
+    }
+
+    /**
+     * {@link #sessionsOn(AllocationProblem, int)} from the paths over each link: the same lists in
+     * the same order (sessions ascending, each with its paths over the link ascending).
+     */
+    private static Map<Integer, List<int[]>> sessionsOn(AllocationProblem p, int n, AppendIndex.IntList[] linkPaths) {
+        Map<Integer, List<int[]>> out = new HashMap<>();
+        for (int q = p.firstPath(n); q < p.endPath(n); q++) {
+            for (int k = 0; k < p.pathLength(q); k++) {
+                int e = p.pathLink(q, k);
+                if (out.containsKey(e)) {
+                    continue;
+                }
+                List<int[]> on = new ArrayList<>();
+                AppendIndex.IntList over = linkPaths[e];
+                int j = 0;
+                while (j < over.size) {
+                    int i = sessionOf(p, over.get(j));
+                    int end = j;
+                    while (end < over.size && over.get(end) < p.endPath(i)) {
+                        end++;
+                    }
+                    if (i != n) {
+                        int[] s = new int[end - j + 1];
+                        s[0] = i;
+                        for (int m = j; m < end; m++) {
+                            s[m - j + 1] = over.get(m);
+                        }
+                        on.add(s);
+                    }
+                    j = end;
+                }
+                out.put(e, on);
+            }
+        }
+        return out;
+    }
+
+    /** The session of path {@code q}: a binary search of the sessions' first paths. */
+    private static int sessionOf(AllocationProblem p, int q) {
+        int lo = 0;
+        int hi = p.sessionCount() - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (p.firstPath(mid) <= q) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
     }
 
     private static double onLink(double[] rates, int[] s) {

@@ -16,6 +16,7 @@ import org.fairfabric.controller.core.CoreTopology;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.core.allocator.AllocationProblem;
 import org.fairfabric.core.allocator.AllocationProblemBuilder;
+import org.fairfabric.core.allocator.AllocationProblemExtension;
 import org.fairfabric.core.model.Host;
 import org.fairfabric.core.model.Link;
 import org.fairfabric.core.model.LinkState;
@@ -80,8 +81,23 @@ public final class ProblemAdapter {
      * @param before the inputs {@code built} was built from (both null: none)
      */
     public static AllocationModel build(AllocationInputs in, AllocationInputs before, AllocationModel built) {
+        return build(in, before, built, true);
+    }
+
+    /**
+     * As {@link #build(AllocationInputs, AllocationInputs, AllocationModel)}; {@code append} false
+     * leaves out the path for sessions appended to {@code before}'s (tests compare the two).
+     */
+    static AllocationModel build(AllocationInputs in, AllocationInputs before, AllocationModel built, boolean append) {
         boolean sameTopology = before != null && before.config() == in.config() && before.hosts().equals(in.hosts())
                 && before.downLinks().equals(in.downLinks()) && before.headroom().equals(in.headroom());
+        if (append && sameTopology && built.problem() != null && before.tenants().equals(in.tenants())
+                && before.idleSessions().equals(in.idleSessions()) && isPrefix(before.sessions(), in.sessions())) {
+            AllocationModel appended = appended(in, before, built);
+            if (appended != null) {
+                return appended;
+            }
+        }
         Topology topo = sameTopology ? built.topology() : topology(in);
         Set<String> shims = sameTopology ? built.shimHosts() : shimHosts(in.config(), topo);
         AllocationProblem old = sameTopology ? built.problem() : null;
@@ -151,6 +167,175 @@ public final class ProblemAdapter {
             b.addSessionByIndex(s.id, weight, demand, Math.min(guarantee, demand), linkPaths);
         }
         return new AllocationModel(b.build(), routable, paths, unroutable, topo, shims, guaranteed, enumerator);
+    }
+
+    /** Whether {@code list} starts with {@code prefix}'s elements (the same objects, or equal). */
+    static boolean isPrefix(List<SessionDto> prefix, List<SessionDto> list) {
+        if (prefix.size() > list.size()) {
+            return false;
+        }
+        for (int i = 0; i < prefix.size(); i++) {
+            SessionDto a = prefix.get(i);
+            SessionDto b = list.get(i);
+            if (a != b && !a.equals(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The model of {@code in} when it is {@code before} with sessions appended (same topology,
+     * tenants and idle sessions, {@code before}'s sessions first): {@code built}'s problem extended
+     * ({@link AllocationProblemExtension}) by the newcomers' links and sessions, with the weights and
+     * guarantees of their tenants' other sessions recomputed for the new session counts — so the
+     * work is the newcomers' paths and their tenants' sessions, and the result is exactly a build from
+     * scratch (links numbered by first use, sessions in order, the same divisions). Null when a
+     * newcomer repeats a session id or a host pair, or is not a valid session: the build from
+     * scratch then reports it as before. {@code built} itself when no session came.
+     */
+    private static AllocationModel appended(AllocationInputs in, AllocationInputs before, AllocationModel built) {
+        if (in.sessions().size() == before.sessions().size()) {
+            return built; // nothing came: the same model
+        }
+        AppendIndex x = built.appendIndex != null && built.appendIndex.owner == built ? built.appendIndex : AppendIndex.of(built, before);
+        Topology topo = built.topology();
+        PathEnumerator enumerator = built.enumerator() != null ? built.enumerator() : new PathEnumerator(topo);
+        Map<String, TenantDto> tenants = new HashMap<>();
+        in.tenants().forEach(t -> tenants.put(t.id, t));
+        List<SessionDto> newcomers = in.sessions().subList(before.sessions().size(), in.sessions().size());
+        List<SessionDto> routable = new ArrayList<>();
+        List<List<Path>> routablePaths = new ArrayList<>();
+        List<SessionDto> unroutable = new ArrayList<>();
+        Set<String> newIds = new HashSet<>();
+        Set<List<String>> newPairs = new HashSet<>();
+        Map<String, Integer> addedPerTenant = new HashMap<>();
+        Map<String, Integer> addedActive = new HashMap<>();
+        for (SessionDto s : newcomers) {
+            if (x.ids.contains(s.id) || !newIds.add(s.id)) {
+                return null;
+            }
+            List<Path> usable = tenants.containsKey(s.tenantId) ? usablePaths(topo, enumerator, s) : List.of();
+            if (usable.isEmpty()) {
+                unroutable.add(s);
+                continue;
+            }
+            if (x.pairs.contains(pair(s)) || !newPairs.add(pair(s))) {
+                return null;
+            }
+            routable.add(s);
+            routablePaths.add(usable);
+            addedPerTenant.merge(s.tenantId, 1, Integer::sum);
+            if (!in.idleSessions().contains(s.id)) {
+                addedActive.merge(s.tenantId, 1, Integer::sum);
+            }
+        }
+        AllocationProblem old = built.problem();
+        int nnz = 0;
+        for (List<Path> ps : routablePaths) {
+            for (Path p : ps) {
+                nnz += p.links().size();
+            }
+        }
+        AllocationProblemExtension ext = new AllocationProblemExtension(old, nnz, routable.size(), MAX_PATHS * routable.size(), nnz);
+        Map<String, Integer> newLinks = new HashMap<>();
+        int[] firstNew = new int[routable.size()];
+        try {
+            // the tenants' other sessions: the new counts change their shares
+            for (String tenant : addedPerTenant.keySet()) {
+                AppendIndex.IntList mine = x.byTenant.get(tenant);
+                if (mine == null) {
+                    continue;
+                }
+                TenantDto t = tenants.get(tenant);
+                int count = mine.size + addedPerTenant.get(tenant);
+                int activeCount = x.active.getOrDefault(tenant, 0) + addedActive.getOrDefault(tenant, 0);
+                for (int j = 0; j < mine.size; j++) {
+                    int i = mine.get(j);
+                    SessionDto s = built.sessions().get(i);
+                    boolean idle = in.idleSessions().contains(s.id);
+                    double demand = old.demand(i);
+                    ext.setSession(i, weight(t, count, s), demand, Math.min(guarantee(t, activeCount, idle), demand));
+                }
+            }
+            for (int n = 0; n < routable.size(); n++) {
+                SessionDto s = routable.get(n);
+                TenantDto t = tenants.get(s.tenantId);
+                int count = x.byTenant.containsKey(s.tenantId) ? x.byTenant.get(s.tenantId).size : 0;
+                count += addedPerTenant.get(s.tenantId);
+                int activeCount = x.active.getOrDefault(s.tenantId, 0) + addedActive.getOrDefault(s.tenantId, 0);
+                boolean idle = in.idleSessions().contains(s.id);
+                double demand = s.demandBps == null ? AllocationProblem.NO_DEMAND : s.demandBps;
+                if (idle) {
+                    demand = Math.min(demand, IDLE_DEMAND_BPS);
+                }
+                List<Path> ps = routablePaths.get(n);
+                int[][] rows = new int[ps.size()][];
+                for (int j = 0; j < rows.length; j++) {
+                    List<Link> path = ps.get(j).links();
+                    rows[j] = new int[path.size()];
+                    for (int k = 0; k < path.size(); k++) {
+                        Link l = path.get(k);
+                        Integer e = x.links.get(l.id());
+                        if (e == null) {
+                            e = newLinks.get(l.id());
+                        }
+                        if (e == null) {
+                            e = ext.addLink(l.id(), in.headroom().usable(l.capacityBps()));
+                            newLinks.put(l.id(), e);
+                        }
+                        rows[j][k] = e;
+                    }
+                }
+                ext.addSessionByIndex(s.id, weight(t, count, s), demand, Math.min(guarantee(t, activeCount, idle), demand), rows);
+            }
+        } catch (IllegalArgumentException invalid) {
+            return null;
+        }
+        AllocationProblem problem = ext.build();
+        List<SessionDto> sessions = new ArrayList<>(built.sessions().size() + routable.size());
+        sessions.addAll(built.sessions());
+        sessions.addAll(routable);
+        List<List<Path>> paths = new ArrayList<>(built.paths().size() + routable.size());
+        paths.addAll(built.paths());
+        paths.addAll(routablePaths);
+        List<SessionDto> allUnroutable = unroutable.isEmpty() ? built.unroutable() : new ArrayList<>(built.unroutable());
+        if (!unroutable.isEmpty()) {
+            allUnroutable.addAll(unroutable);
+        }
+        AllocationModel model = new AllocationModel(problem, sessions, paths, allUnroutable, topo, built.shimHosts(), built.guaranteedTenants(),
+                enumerator, built);
+        // the index moves to the new model
+        built.appendedTo = null;
+        built.appendIndex = null;
+        x.owner = model;
+        model.appendIndex = x;
+        x.ids.addAll(newIds);
+        if (x.linkPaths.length < problem.linkCount()) {
+            x.linkPaths = Arrays.copyOf(x.linkPaths, problem.linkCount());
+            for (int e = old.linkCount(); e < problem.linkCount(); e++) {
+                x.linkPaths[e] = new AppendIndex.IntList();
+            }
+        }
+        for (int n = 0; n < routable.size(); n++) {
+            int i = old.sessionCount() + n;
+            x.addSession(routable.get(n), i, in.idleSessions().contains(routable.get(n).id));
+            for (int q = problem.firstPath(i); q < problem.endPath(i); q++) {
+                for (int k = 0; k < problem.pathLength(q); k++) {
+                    x.linkPaths[problem.pathLink(q, k)].add(q);
+                }
+            }
+        }
+        newLinks.forEach(x.links::put);
+        return model;
+    }
+
+    private static double weight(TenantDto t, int sessions, SessionDto s) {
+        return SessionWeights.weight(t.weight, sessions, s.weight == null ? OptionalDouble.empty() : OptionalDouble.of(s.weight));
+    }
+
+    private static double guarantee(TenantDto t, int active, boolean idle) {
+        return t.minBandwidthBps == null || idle ? 0 : (double) t.minBandwidthBps / active;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import org.fairfabric.api.dto.SessionDto;
+import org.fairfabric.core.model.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,8 +31,15 @@ public final class RatesPublisher {
     private final Map<String, RatesTable> sent = new HashMap<>();
     private final boolean pinned;
     private long published;
+    /** Allocations whose tables came from the index of senders ({@link #appended}); for tests. */
+    private long fromIndex;
     /** The allocation published last (null before the first). */
     private AllocationResult last;
+    /**
+     * Per shim host, the positions in {@link #last}'s sessions of the routable sessions it sends;
+     * null until an allocation derived from {@link #last} by appended sessions needs it.
+     */
+    private Map<String, List<Integer>> bySender;
 
     public RatesPublisher(RatesSink sink, LongSupplier clockMillis) {
         this(sink, clockMillis, true);
@@ -50,11 +58,19 @@ public final class RatesPublisher {
      * are built (all of them after a change of the topology or of the shim hosts).
      */
     public synchronized void publish(AllocationResult r) {
-        Set<String> hosts = last == null || last.model().topology() != r.model().topology()
-                || !last.model().shimHosts().equals(r.model().shimHosts()) ? r.model().shimHosts() : changedSenders(last, r);
+        boolean sameHosts = last != null && last.model().topology() == r.model().topology() && last.model().shimHosts().equals(r.model().shimHosts());
+        Map<String, RatesTable> tables;
+        if (sameHosts && r.derivedFrom() == last.serial()) {
+            tables = appended(r);
+            fromIndex++;
+        } else {
+            Set<String> hosts = sameHosts ? changedSenders(last, r) : r.model().shimHosts();
+            bySender = null;
+            tables = RatesTable.fromAllocation(r, hosts, pinned);
+        }
         last = r;
         Map<String, String> out = new LinkedHashMap<>();
-        for (RatesTable t : RatesTable.fromAllocation(r, hosts, pinned).values()) {
+        for (RatesTable t : tables.values()) {
             RatesTable before = sent.get(t.host());
             if (before != null && before.sessions().equals(t.sessions())) {
                 continue;
@@ -74,6 +90,47 @@ public final class RatesPublisher {
         }
         if (!out.isEmpty()) {
             sink.sendAll(out);
+        }
+    }
+
+    /**
+     * The tables to compare with what was sent when {@code r} is {@link #last} with sessions
+     * appended ({@link AllocationResult#derivedFrom()}): those of the shim hosts that send a session
+     * whose object is not {@link #last}'s ({@link AllocationResult#changed()}: the same hosts
+     * {@link #changedSenders} finds), each from the sessions an index of senders lists, kept up to
+     * date by the appended positions — the same tables as {@link RatesTable#fromAllocation}, with
+     * work for the changed sessions and their senders' sessions only.
+     */
+    private Map<String, RatesTable> appended(AllocationResult r) {
+        Topology topo = r.model().topology();
+        Set<String> shims = r.model().shimHosts();
+        if (bySender == null) {
+            bySender = new HashMap<>();
+            for (int i = 0; i < last.model().sessions().size(); i++) {
+                index(topo, shims, last.sessions().get(i).session(), i);
+            }
+        }
+        for (int i = r.appendedFrom(); i < r.model().sessions().size(); i++) {
+            index(topo, shims, r.sessions().get(i).session(), i);
+        }
+        Map<String, List<SessionAllocation>> bySrc = new HashMap<>();
+        for (int i : r.changed()) {
+            String host = RatesTable.sender(topo, r.sessions().get(i).session());
+            if (host != null && shims.contains(host) && !bySrc.containsKey(host)) {
+                List<SessionAllocation> sessions = new ArrayList<>();
+                for (int j : bySender.getOrDefault(host, List.of())) {
+                    sessions.add(r.sessions().get(j));
+                }
+                bySrc.put(host, sessions);
+            }
+        }
+        return RatesTable.fromSessions(topo, bySrc, pinned);
+    }
+
+    private void index(Topology topo, Set<String> shims, SessionDto s, int position) {
+        String host = RatesTable.sender(topo, s);
+        if (host != null && shims.contains(host)) {
+            bySender.computeIfAbsent(host, h -> new ArrayList<>()).add(position);
         }
     }
 
@@ -103,6 +160,11 @@ public final class RatesPublisher {
             }
         }
         return out;
+    }
+
+    /** Allocations so far whose changed tables were found from the index of senders (sessions appended to the last one). */
+    synchronized long fromIndex() {
+        return fromIndex;
     }
 
     /** Tables sent so far. */

@@ -174,22 +174,41 @@ public final class RatesTable {
      */
     public static Map<String, RatesTable> fromAllocation(AllocationResult r, Iterable<String> hosts, boolean pinned) {
         Topology topo = r.model().topology();
-        Map<String, List<Entry>> bySrc = new HashMap<>();
+        Map<String, List<SessionAllocation>> bySrc = new HashMap<>();
         for (String h : hosts) {
             bySrc.put(h, new ArrayList<>());
         }
         for (SessionAllocation s : r.sessions()) {
-            List<Entry> list = bySrc.get(sender(topo, s.session()));
-            if (list == null || s.paths().isEmpty()) {
-                continue;
+            List<SessionAllocation> list = bySrc.get(sender(topo, s.session()));
+            if (list != null) {
+                list.add(s);
             }
-            Host dst = topo.hosts().get(s.session().dstHost);
-            List<PathRate> paths = pinned ? paths(s)
-                    : List.of(new PathRate(0, Math.max(MIN_RATE_BPS, (long) Math.min(Math.floor(s.totalBps()), MAX_RATE_BPS))));
-            list.add(new Entry(s.session().id, s.session().tenantId, dst.ip(), "packet", paths));
         }
+        return fromSessions(topo, bySrc, pinned);
+    }
+
+    /**
+     * The tables of the hosts {@code bySrc} names, each from the sessions listed for it (those the
+     * host sends; unroutable ones are left out), version 0: what {@link #fromAllocation} gives when
+     * the lists hold every session of the allocation that the host sends.
+     */
+    static Map<String, RatesTable> fromSessions(Topology topo, Map<String, List<SessionAllocation>> bySrc, boolean pinned) {
+        Map<String, List<Entry>> entries = new HashMap<>();
+        bySrc.forEach((h, sessions) -> {
+            List<Entry> list = new ArrayList<>(sessions.size());
+            for (SessionAllocation s : sessions) {
+                if (s.paths().isEmpty()) {
+                    continue;
+                }
+                Host dst = topo.hosts().get(s.session().dstHost);
+                List<PathRate> paths = pinned ? paths(s)
+                        : List.of(new PathRate(0, Math.max(MIN_RATE_BPS, (long) Math.min(Math.floor(s.totalBps()), MAX_RATE_BPS))));
+                list.add(new Entry(s.session().id, s.session().tenantId, dst.ip(), "packet", paths));
+            }
+            entries.put(h, list);
+        });
         Map<String, RatesTable> out = new TreeMap<>();
-        bySrc.forEach((h, list) -> {
+        entries.forEach((h, list) -> {
             list.sort(Comparator.comparing(Entry::id));
             out.put(h, new RatesTable(h, 0, list));
         });

@@ -61,6 +61,8 @@ public final class AllocationProblem {
     double[] weightArray() { return weight; }
     double[] demandArray() { return demand; }
     double[] minRateArray() { return minRate; }
+    String[] linkIdsArray() { return linkIds; }
+    String[] sessionIdsArray() { return sessionIds; }
 
     public boolean hasMinRates() {
         for (double g : minRate) {
