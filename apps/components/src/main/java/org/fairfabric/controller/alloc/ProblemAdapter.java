@@ -16,7 +16,6 @@ import org.fairfabric.controller.core.CoreTopology;
 import org.fairfabric.controller.netcfg.NetworkConfig;
 import org.fairfabric.core.allocator.AllocationProblem;
 import org.fairfabric.core.allocator.AllocationProblemBuilder;
-import org.fairfabric.core.allocator.AllocationProblemExtension;
 import org.fairfabric.core.model.Host;
 import org.fairfabric.core.model.Link;
 import org.fairfabric.core.model.LinkState;
@@ -187,7 +186,7 @@ public final class ProblemAdapter {
     /**
      * The model of {@code in} when it is {@code before} with sessions appended (same topology,
      * tenants and idle sessions, {@code before}'s sessions first): {@code built}'s problem extended
-     * ({@link AllocationProblemExtension}) by the newcomers' links and sessions, with the weights and
+     * ({@link AllocationProblemBuilder#extending}) by the newcomers' links and sessions, with the weights and
      * guarantees of their tenants' other sessions recomputed for the new session counts — so the
      * work is the newcomers' paths and their tenants' sessions, and the result is exactly a build from
      * scratch (links numbered by first use, sessions in order, the same divisions). Null when a
@@ -237,7 +236,7 @@ public final class ProblemAdapter {
                 nnz += p.links().size();
             }
         }
-        AllocationProblemExtension ext = new AllocationProblemExtension(old, nnz, routable.size(), MAX_PATHS * routable.size(), nnz);
+        AllocationProblemBuilder ext = AllocationProblemBuilder.extending(old, nnz, routable.size(), MAX_PATHS * routable.size(), nnz);
         Map<String, Integer> newLinks = new HashMap<>();
         int[] firstNew = new int[routable.size()];
         try {
@@ -281,7 +280,8 @@ public final class ProblemAdapter {
                             e = newLinks.get(l.id());
                         }
                         if (e == null) {
-                            e = ext.addLink(l.id(), in.headroom().usable(l.capacityBps()));
+                            e = ext.linkCount();
+                            ext.addLink(l.id(), in.headroom().usable(l.capacityBps()));
                             newLinks.put(l.id(), e);
                         }
                         rows[j][k] = e;

@@ -9,8 +9,16 @@ import java.util.Map;
  * Builds an {@link AllocationProblem} from ids, validating as it goes. Every error is an
  * {@link InvalidProblemException} naming the field as it appears in the JSON problem
  * ({@code links[2].capacity}, {@code sessions[3].paths[1][0]}), so callers can report it as is.
+ *
+ * <p>{@link #extending} starts from an existing problem instead of from nothing: links and sessions
+ * are appended after its own (so its indices stay) and its sessions' parameters may be replaced
+ * ({@link #setSession}); the result equals a build of the same links and sessions in the same order.
+ * Such a builder keeps no maps of ids — building them for every session is what it exists to avoid
+ * — so it takes paths by link index only and does not check ids for duplicates: the caller knows
+ * its ids.
  */
 public final class AllocationProblemBuilder {
+    /** Null when extending a problem (no id checks). */
     private final Map<String, Integer> linkIndex;
     private final Map<String, Integer> sessionIndex;
     private String[] linkIds;
@@ -49,12 +57,45 @@ public final class AllocationProblemBuilder {
         pathLinks = new int[Math.max(256, expectedPathLinks)];
     }
 
+    /**
+     * A builder holding {@code base} as it is (not validated again), with room for about this much
+     * more; see the class comment.
+     */
+    public static AllocationProblemBuilder extending(AllocationProblem base, int moreLinks, int moreSessions, int morePaths,
+                                                     int morePathLinks) {
+        return new AllocationProblemBuilder(base, moreLinks, moreSessions, morePaths, morePathLinks);
+    }
+
+    private AllocationProblemBuilder(AllocationProblem base, int moreLinks, int moreSessions, int morePaths, int morePathLinks) {
+        linkIndex = null;
+        sessionIndex = null;
+        links = base.linkCount();
+        sessions = base.sessionCount();
+        paths = base.pathCount();
+        nnz = base.pathLinkStartArray()[paths];
+        linkIds = Arrays.copyOf(base.linkIdsArray(), links + Math.max(1, moreLinks));
+        capacity = Arrays.copyOf(base.capacityArray(), linkIds.length);
+        int s = sessions + Math.max(1, moreSessions);
+        sessionIds = Arrays.copyOf(base.sessionIdsArray(), s);
+        weight = Arrays.copyOf(base.weightArray(), s);
+        demand = Arrays.copyOf(base.demandArray(), s);
+        minRate = Arrays.copyOf(base.minRateArray(), s);
+        sessionPathStart = Arrays.copyOf(base.sessionPathStartArray(), s + 1);
+        pathLinkStart = Arrays.copyOf(base.pathLinkStartArray(), paths + 1 + Math.max(1, morePaths));
+        pathLinks = Arrays.copyOf(base.pathLinksArray(), nnz + Math.max(1, morePathLinks));
+    }
+
+    /** Links so far: the next one added gets this index. */
+    public int linkCount() {
+        return links;
+    }
+
     public AllocationProblemBuilder addLink(String id, double linkCapacity) {
         String field = "links[" + links + "]";
         if (id == null || id.isEmpty()) {
             throw new InvalidProblemException(field + ".id", "missing or empty");
         }
-        if (linkIndex.containsKey(id)) {
+        if (linkIndex != null && linkIndex.containsKey(id)) {
             throw new InvalidProblemException(field + ".id", "duplicate link id \"" + id + "\"");
         }
         if (!(linkCapacity > 0) || Double.isInfinite(linkCapacity)) {
@@ -67,8 +108,22 @@ public final class AllocationProblemBuilder {
         }
         linkIds[links] = id;
         capacity[links] = linkCapacity;
-        linkIndex.put(id, links);
+        if (linkIndex != null) {
+            linkIndex.put(id, links);
+        }
         links++;
+        return this;
+    }
+
+    /** Replaces the weight, demand cap and minimum rate of session {@code i} (already added or in the base problem). */
+    public AllocationProblemBuilder setSession(int i, double sessionWeight, double demandCap, double guaranteedRate) {
+        if (i < 0 || i >= sessions) {
+            throw new IndexOutOfBoundsException("session " + i + " of " + sessions);
+        }
+        checkParameters("sessions[" + i + "]", sessionWeight, demandCap, guaranteedRate);
+        weight[i] = sessionWeight;
+        demand[i] = demandCap;
+        minRate[i] = guaranteedRate;
         return this;
     }
 
@@ -80,6 +135,9 @@ public final class AllocationProblemBuilder {
      */
     public AllocationProblemBuilder addSession(String id, double sessionWeight, double demandCap,
                                                double guaranteedRate, List<List<String>> linkPaths) {
+        if (linkIndex == null) {
+            throw new IllegalStateException("a builder extending a problem takes paths by link index");
+        }
         checkSession(id, sessionWeight, demandCap, guaranteedRate);
         String field = field();
         if (linkPaths == null || linkPaths.isEmpty()) {
@@ -136,21 +194,25 @@ public final class AllocationProblemBuilder {
         if (id == null || id.isEmpty()) {
             throw new InvalidProblemException(field() + ".id", "missing or empty");
         }
-        if (sessionIndex.containsKey(id)) {
+        if (sessionIndex != null && sessionIndex.containsKey(id)) {
             throw new InvalidProblemException(field() + ".id", "duplicate session id \"" + id + "\"");
         }
+        checkParameters(field(), w, d, g);
+    }
+
+    private static void checkParameters(String field, double w, double d, double g) {
         if (!(w > 0) || Double.isInfinite(w)) {
-            throw new InvalidProblemException(field() + ".weight", "must be a positive finite number, got " + w);
+            throw new InvalidProblemException(field + ".weight", "must be a positive finite number, got " + w);
         }
         if (!(d > 0)) {
-            throw new InvalidProblemException(field() + ".demand", "must be a positive number, got " + d);
+            throw new InvalidProblemException(field + ".demand", "must be a positive number, got " + d);
         }
         if (!(g >= 0) || Double.isInfinite(g)) {
-            throw new InvalidProblemException(field() + ".minRate",
+            throw new InvalidProblemException(field + ".minRate",
                     "must be a non-negative finite number, got " + g);
         }
         if (g > d) {
-            throw new InvalidProblemException(field() + ".minRate",
+            throw new InvalidProblemException(field + ".minRate",
                     "exceeds the session's demand (" + g + " > " + d + ")");
         }
     }
@@ -168,7 +230,9 @@ public final class AllocationProblemBuilder {
         weight[sessions] = w;
         demand[sessions] = d;
         minRate[sessions] = g;
-        sessionIndex.put(id, sessions);
+        if (sessionIndex != null) {
+            sessionIndex.put(id, sessions);
+        }
         for (int[] path : linkPaths) {
             if (paths + 1 >= pathLinkStart.length) {
                 pathLinkStart = Arrays.copyOf(pathLinkStart, 2 * pathLinkStart.length);
