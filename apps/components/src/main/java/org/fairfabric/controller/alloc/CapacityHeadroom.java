@@ -29,16 +29,11 @@ public final class CapacityHeadroom {
 
     /** Parses a command-line value such as {@code 0.03}; the message names {@code option}. */
     public static CapacityHeadroom parse(String option, String value) {
-        double f;
         try {
-            f = Double.parseDouble(value);
-        } catch (NumberFormatException e) {
-            f = Double.NaN;
-        }
-        if (!(f >= 0 && f <= MAX_FRACTION)) {
+            return of(Double.parseDouble(value));
+        } catch (IllegalArgumentException notAFraction) { // NumberFormatException too
             throw new IllegalArgumentException(option + " must be a fraction from 0 to " + MAX_FRACTION + " (e.g. 0.03), got '" + value + "'");
         }
-        return of(f);
     }
 
     public double fraction() {
