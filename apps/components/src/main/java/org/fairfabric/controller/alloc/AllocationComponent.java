@@ -69,14 +69,15 @@ public final class AllocationComponent extends Component {
         super("allocation", LOOP_PRIORITY);
         boolean pinned = routing == RoutingMode.PINNED;
         this.ratesSink = ratesSink;
-        rates = ratesSink == null ? null : new RatesPublisher(ratesSink, System::currentTimeMillis, pinned);
+        SolveGate gate = new SolveGate();
+        rates = ratesSink == null ? null : new RatesPublisher(ratesSink, System::currentTimeMillis, pinned, gate);
         boolean entries = pinned && devices != null && p4 != null && AllocationEntities.supported(p4);
         slice = entries ? new DeviceSlices<>(SLICE, devices) : null;
         AllocationApplier applier = new AllocationApplier(network, events,
                 entries ? new AllocationDataPlane(new AllocationEntities(p4)) : null, slice, rates,
                 r -> bus.post(new ControlEvent.Allocated(r)));
         loop = new AllocationLoop(() -> withDetected(inputs(fabric, network, config.get(), headroom)), applier, Scheduler.singleThread(executor()),
-                new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS), solver, QUIET_MS, MAX_DELAY_MS);
+                new ExactAllocator(TOLERANCE, ExactAllocator.DEFAULT_MAX_ITERATIONS, gate), solver, gate, QUIET_MS, MAX_DELAY_MS);
     }
 
     /**

@@ -49,6 +49,7 @@ public final class AllocationLoop {
     private final Scheduler scheduler;
     private final ExactAllocator allocator;
     private final Executor solver;
+    private final SolveGate gate;
     private final long quietMillis;
     private final long maxDelayMillis;
 
@@ -68,6 +69,9 @@ public final class AllocationLoop {
     private AllocationModel built;
     private AllocationInputs builtFrom;
     private long builtRound;
+    /** The longest a round holds the exact solve back (one at k=16 with 10,000 sessions takes 10-120 ms). */
+    static final long ROUND_HOLD_MS = 2000;
+
     /** Whether an exact solve is running (at most one at a time). */
     private boolean solving;
     private long rounds;
@@ -81,9 +85,11 @@ public final class AllocationLoop {
     /**
      * @param solver where the exact solves run, one at a time, so that rounds (and interim
      *               allocations) go on meanwhile; {@code Runnable::run} solves within the round
+     * @param gate   held during every round (at most {@link #ROUND_HOLD_MS}): an {@code allocator}
+     *               that has it as its checkpoint gives way to rounds
      */
     public AllocationLoop(Supplier<AllocationInputs> inputs, AllocationListener listener, Scheduler scheduler,
-                          ExactAllocator allocator, Executor solver, long quietMillis, long maxDelayMillis) {
+                          ExactAllocator allocator, Executor solver, SolveGate gate, long quietMillis, long maxDelayMillis) {
         if (quietMillis < 0 || maxDelayMillis < quietMillis) {
             throw new IllegalArgumentException("need 0 <= quiet <= max delay, got " + quietMillis + ", " + maxDelayMillis);
         }
@@ -92,6 +98,7 @@ public final class AllocationLoop {
         this.scheduler = scheduler;
         this.allocator = allocator;
         this.solver = solver;
+        this.gate = gate;
         this.quietMillis = quietMillis;
         this.maxDelayMillis = maxDelayMillis;
     }
@@ -154,7 +161,7 @@ public final class AllocationLoop {
                 return;
             }
         }
-        try {
+        try (SolveGate.Hold roundInProgress = gate.hold(ROUND_HOLD_MS)) {
             AllocationInputs in = inputs.get();
             if (in == null) {
                 return; // no network configuration yet

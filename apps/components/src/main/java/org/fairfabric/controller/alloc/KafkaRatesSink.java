@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -52,14 +55,26 @@ public final class KafkaRatesSink implements RatesSink, AutoCloseable {
 
     /** The records are handed to the producer in one go, so that they leave in one batch (up to {@link #BATCH_BYTES}). */
     @Override
-    public void sendAll(Map<String, String> jsonByHost) {
+    public CompletionStage<?> sendAll(Map<String, String> jsonByHost) {
+        CompletableFuture<Void> all = new CompletableFuture<>();
+        AtomicInteger left = new AtomicInteger(jsonByHost.size());
+        if (jsonByHost.isEmpty()) {
+            all.complete(null);
+        }
         List<ProducerRecord<String, String>> records = new ArrayList<>(jsonByHost.size());
         List<Callback> callbacks = new ArrayList<>(jsonByHost.size());
         jsonByHost.forEach((host, json) -> {
             records.add(new ProducerRecord<>(topic, host, json));
-            callbacks.add(delivered(host));
+            Callback delivered = delivered(host);
+            callbacks.add((meta, err) -> {
+                delivered.onCompletion(meta, err);
+                if (left.decrementAndGet() == 0) {
+                    all.complete(null);
+                }
+            });
         });
         sender.sendAll(records, callbacks);
+        return all;
     }
 
     private Callback delivered(String host) {

@@ -30,6 +30,7 @@ public final class RatesPublisher {
     private final Map<String, Long> versions = new HashMap<>();
     private final Map<String, RatesTable> sent = new HashMap<>();
     private final boolean pinned;
+    private final SolveGate gate;
     private long published;
     /** Allocations whose tables came from the index of senders ({@link #appended}); for tests. */
     private long fromIndex;
@@ -47,10 +48,19 @@ public final class RatesPublisher {
 
     /** {@code pinned} false (ECMP routing): each session's total on one untagged path ({@link RatesTable#fromAllocation}). */
     public RatesPublisher(RatesSink sink, LongSupplier clockMillis, boolean pinned) {
+        this(sink, clockMillis, pinned, new SolveGate());
+    }
+
+    /** {@code gate}: held while the sink delivers an allocation's tables (at most {@link #DELIVERY_HOLD_MS}), so that the exact solve gives way. */
+    public RatesPublisher(RatesSink sink, LongSupplier clockMillis, boolean pinned, SolveGate gate) {
         this.sink = sink;
         this.clockMillis = clockMillis;
         this.pinned = pinned;
+        this.gate = gate;
     }
+
+    /** The longest the exact solve waits for an allocation's tables to reach the sink's far end. */
+    static final long DELIVERY_HOLD_MS = 250;
 
     /**
      * Publishes the tables of the shim hosts of {@code r} that differ from what was sent last. Only
@@ -89,7 +99,13 @@ public final class RatesPublisher {
             published++;
         }
         if (!out.isEmpty()) {
-            sink.sendAll(out);
+            SolveGate.Hold delivering = gate.hold(DELIVERY_HOLD_MS);
+            try {
+                sink.sendAll(out).whenComplete((done, failed) -> delivering.close());
+            } catch (RuntimeException e) {
+                delivering.close();
+                throw e;
+            }
         }
     }
 

@@ -1,6 +1,8 @@
 package org.fairfabric.controller.alloc;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /** Where finished rates tables go (Kafka's {@code ff.ctl.rates.v1} in the controller). */
 public interface RatesSink {
@@ -9,9 +11,11 @@ public interface RatesSink {
 
     /**
      * Sends the tables of one allocation, in the map's order, together where the sink can (Kafka:
-     * in as few requests as their size allows); by default one at a time.
+     * in as few requests as their size allows); by default one at a time. The stage completes when
+     * the sink has delivered them all or given up (Kafka: every record acknowledged or failed).
      */
-    default void sendAll(Map<String, String> jsonByHost) {
+    default CompletionStage<?> sendAll(Map<String, String> jsonByHost) {
         jsonByHost.forEach(this::send);
+        return CompletableFuture.completedFuture(null);
     }
 }

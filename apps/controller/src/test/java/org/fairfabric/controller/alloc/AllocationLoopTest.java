@@ -46,7 +46,7 @@ class AllocationLoopTest {
         public void infeasible(long round, String message, List<String> bottlenecks) {
             infeasible.add(bottlenecks);
         }
-    }, clock, new ExactAllocator(1e-8, 200), solver(), QUIET, MAX_DELAY);
+    }, clock, new ExactAllocator(1e-8, 200), solver(), new SolveGate(), QUIET, MAX_DELAY);
     /** Solves wait here until the test runs them (null: solves run within their round). */
     Deque<Runnable> solverQueue;
 

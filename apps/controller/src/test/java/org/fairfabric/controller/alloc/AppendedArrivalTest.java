@@ -262,8 +262,9 @@ class AppendedArrivalTest {
             }
 
             @Override
-            public void sendAll(java.util.Map<String, String> jsonByHost) {
+            public java.util.concurrent.CompletionStage<?> sendAll(java.util.Map<String, String> jsonByHost) {
                 tables.add(new java.util.TreeMap<>(jsonByHost));
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
             }
         }, () -> 0);
         final AllocationLoop loop;
@@ -281,7 +282,7 @@ class AppendedArrivalTest {
                 @Override
                 public void infeasible(long round, String message, List<String> bottlenecks) {
                 }
-            }, scheduler, new ExactAllocator(1e-6, ExactAllocator.DEFAULT_MAX_ITERATIONS), queued, 100, 1000);
+            }, scheduler, new ExactAllocator(1e-6, ExactAllocator.DEFAULT_MAX_ITERATIONS), queued, new SolveGate(), 100, 1000);
             loop.appendPath = appendPath;
             loop.changed("start");
             scheduler.advance(0);

@@ -34,9 +34,12 @@ class KafkaRatesSinkTest {
         tables.forEach((host, json) -> expected.add(new String[] {host, json}));
         expected.add(new String[] {"h0", "{\"host\":\"h0\",\"again\":true}"});
         try (KafkaRatesSink sink = new KafkaRatesSink(bootstrap, topic)) {
-            sink.sendAll(tables);
+            java.util.concurrent.CompletableFuture<?> delivered = sink.sendAll(tables).toCompletableFuture();
             sink.send("h0", "{\"host\":\"h0\",\"again\":true}");
             sink.flush();
+            // the stage completes once every record of the batch is acknowledged (the exact solve waits for that)
+            delivered.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(java.util.concurrent.CompletableFuture.completedFuture(null).getNow(null), delivered.getNow(null));
         }
 
         Properties p = new Properties();

@@ -84,8 +84,9 @@ public final class LoopCpuHarness {
             }
 
             @Override
-            public void sendAll(Map<String, String> jsonByHost) {
+            public java.util.concurrent.CompletionStage<?> sendAll(Map<String, String> jsonByHost) {
                 tables.addAndGet(jsonByHost.size());
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
             }
         }, System::currentTimeMillis);
         long[] publishNanos = new long[1];
@@ -110,7 +111,7 @@ public final class LoopCpuHarness {
         };
         ManualScheduler scheduler = new ManualScheduler();
         AllocationLoop loop = new AllocationLoop(() -> new AllocationInputs(config, tenants, hosts, new ArrayList<>(sessions), Set.of()), listener,
-                scheduler, new ExactAllocator(1e-2, 8), firstSolveOnly, 100, 1000);
+                scheduler, new ExactAllocator(1e-2, 8), firstSolveOnly, new SolveGate(), 100, 1000);
         long t0 = System.nanoTime();
         loop.changed("start");
         scheduler.advance(0);

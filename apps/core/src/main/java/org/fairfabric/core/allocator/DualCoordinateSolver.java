@@ -59,12 +59,18 @@ final class DualCoordinateSolver {
     private double[] keep;
     private double[] keepPrice;
 
+    private final SolveCheckpoint checkpoint;
     private int sweeps;
     private double gap = Double.POSITIVE_INFINITY;
     private double infeasibility;
     private boolean unbounded;
 
     DualCoordinateSolver(double[] cap, double[] w, double[] g, double[] d, int[] sls, int[] sl) {
+        this(cap, w, g, d, sls, sl, SolveCheckpoint.NONE);
+    }
+
+    DualCoordinateSolver(double[] cap, double[] w, double[] g, double[] d, int[] sls, int[] sl, SolveCheckpoint checkpoint) {
+        this.checkpoint = checkpoint;
         this.cap = cap;
         this.w = w;
         this.g = g;
@@ -151,6 +157,7 @@ final class DualCoordinateSolver {
             if (sweeps - referenceSweep > STALL_SWEEPS) {
                 return false;
             }
+            checkpoint.reached();
             sweep();
             // Certifying costs about a third of a sweep: skip every other one once under way.
             if (sweeps - first <= 2 || (sweeps - first) % 2 == 0) {
@@ -179,6 +186,7 @@ final class DualCoordinateSolver {
         boolean[] from = seeds.clone();
         double threshold = LOCAL_THRESHOLD_PER_TARGET * target;
         for (int pass = 0; pass < LOCAL_PASSES; pass++) {
+            checkpoint.reached();
             localPass(from, threshold);
             sweeps++;
             certify();

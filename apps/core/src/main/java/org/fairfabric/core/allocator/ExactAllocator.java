@@ -12,12 +12,18 @@ public final class ExactAllocator {
 
     private final double tolerance;
     private final int maxIterations;
+    private final SolveCheckpoint checkpoint;
 
     public ExactAllocator() {
         this(DEFAULT_TOLERANCE, DEFAULT_MAX_ITERATIONS);
     }
 
     public ExactAllocator(double tolerance, int maxIterations) {
+        this(tolerance, maxIterations, SolveCheckpoint.NONE);
+    }
+
+    /** @param checkpoint reached between the methods' steps (it may block the solve for a while) */
+    public ExactAllocator(double tolerance, int maxIterations, SolveCheckpoint checkpoint) {
         if (!(tolerance > 0) || tolerance >= 1) {
             throw new IllegalArgumentException("tolerance must be in (0, 1), got " + tolerance);
         }
@@ -26,6 +32,7 @@ public final class ExactAllocator {
         }
         this.tolerance = tolerance;
         this.maxIterations = maxIterations;
+        this.checkpoint = checkpoint;
     }
 
     /** Cold solve. */
@@ -44,12 +51,12 @@ public final class ExactAllocator {
      * @throws InfeasibleProblemException when the minimum rates cannot all be met
      */
     public Allocation solve(AllocationProblem problem, WarmStart warm) throws InfeasibleProblemException {
-        Allocation lazy = new LazyLinkSolver(problem, tolerance, maxIterations).solve(warm);
+        Allocation lazy = new LazyLinkSolver(problem, tolerance, maxIterations, checkpoint).solve(warm);
         if (accepted(lazy, tolerance)) {
             return lazy;
         }
         WarmStart iterate = warm != null && warm.hasInteriorPointState() ? warm : null;
-        Allocation whole = solveInteriorPoint(problem, tolerance, maxIterations, iterate);
+        Allocation whole = solveInteriorPoint(problem, tolerance, maxIterations, iterate, checkpoint);
         return whole.relativeGap() <= lazy.relativeGap() ? whole.plusIterations(lazy.iterations())
                 : lazy.plusIterations(whole.iterations());
     }
@@ -63,28 +70,28 @@ public final class ExactAllocator {
      * the classic one when that fails to certify the tolerance (the better result is returned).
      */
     static Allocation solveInteriorPoint(AllocationProblem problem, double tolerance, int maxIterations,
-                                         WarmStart warm) throws InfeasibleProblemException {
-        Allocation fast = solveWith(problem, tolerance, maxIterations, warm, true);
+                                         WarmStart warm, SolveCheckpoint checkpoint) throws InfeasibleProblemException {
+        Allocation fast = solveWith(problem, tolerance, maxIterations, warm, true, checkpoint);
         if (accepted(fast, tolerance)) {
             return fast;
         }
-        Allocation classic = solveWith(problem, tolerance, maxIterations, warm, false).plusIterations(fast.iterations());
+        Allocation classic = solveWith(problem, tolerance, maxIterations, warm, false, checkpoint).plusIterations(fast.iterations());
         return classic.relativeGap() <= fast.relativeGap() ? classic : fast.plusIterations(classic.iterations());
     }
 
     private static Allocation solveWith(AllocationProblem problem, double tolerance, int maxIterations,
-                                        WarmStart warm, boolean fast) throws InfeasibleProblemException {
+                                        WarmStart warm, boolean fast, SolveCheckpoint checkpoint) throws InfeasibleProblemException {
         if (warm != null && warm.hasInteriorPointState() && restartsInteriorPoint(tolerance)) {
             // A warm start that does not pay off quickly (a large change) falls back to a cold one.
             Allocation attempt = new InteriorPointSolver(problem, tolerance, Math.min(maxIterations, WARM_ITERATIONS),
-                    fast).solve(warm);
+                    fast, checkpoint).solve(warm);
             if (attempt.converged()) {
                 return attempt;
             }
-            return new InteriorPointSolver(problem, tolerance, maxIterations, fast).solve(null)
+            return new InteriorPointSolver(problem, tolerance, maxIterations, fast, checkpoint).solve(null)
                     .plusIterations(attempt.iterations());
         }
-        return new InteriorPointSolver(problem, tolerance, maxIterations, fast).solve(null);
+        return new InteriorPointSolver(problem, tolerance, maxIterations, fast, checkpoint).solve(null);
     }
 
     /**

@@ -101,12 +101,18 @@ final class InteriorPointSolver {
     private final double[] acc;
     private final int[] touched;
 
+    private final SolveCheckpoint checkpoint;
     private int totalCgIterations;
     private double lastGap = Double.POSITIVE_INFINITY;
     private double lastInfeasibility = Double.POSITIVE_INFINITY;
 
     InteriorPointSolver(AllocationProblem problem, double tolerance, int maxIterations, boolean fast) {
+        this(problem, tolerance, maxIterations, fast, SolveCheckpoint.NONE);
+    }
+
+    InteriorPointSolver(AllocationProblem problem, double tolerance, int maxIterations, boolean fast, SolveCheckpoint checkpoint) {
         this.problem = problem;
+        this.checkpoint = checkpoint;
         this.fast = fast;
         this.tolerance = tolerance;
         this.maxIterations = maxIterations;
@@ -208,6 +214,7 @@ final class InteriorPointSolver {
         double bestGap = Double.POSITIVE_INFINITY;
         int sinceImprovement = 0;
         while (true) {
+            checkpoint.reached();
             computeState();
             measure();
             boolean acceptable = lastInfeasibility <= tolerance;
@@ -928,6 +935,7 @@ final class InteriorPointSolver {
         System.arraycopy(cgZ, 0, cgP, 0, m);
         double rz = dot(cgRes, cgZ);
         for (int k = 0; k < MAX_CG_ITERATIONS; k++) {
+            checkpoint.reached();
             multiply(cgP, cgQ);
             double a = rz / dot(cgP, cgQ);
             for (int e = 0; e < m; e++) {

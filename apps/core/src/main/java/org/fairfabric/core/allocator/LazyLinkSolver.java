@@ -71,11 +71,17 @@ final class LazyLinkSolver {
     private final AllocationProblem pb;
     private final double tolerance;
     private final int maxIterations;
+    private final SolveCheckpoint checkpoint;
     private int iterations;
     private int rounds;
 
     LazyLinkSolver(AllocationProblem pb, double tolerance, int maxIterations) {
+        this(pb, tolerance, maxIterations, SolveCheckpoint.NONE);
+    }
+
+    LazyLinkSolver(AllocationProblem pb, double tolerance, int maxIterations, SolveCheckpoint checkpoint) {
         this.pb = pb;
+        this.checkpoint = checkpoint;
         this.tolerance = tolerance;
         this.maxIterations = maxIterations;
         relaxationTarget = RELAXATION_SHARE * tolerance;
@@ -407,7 +413,7 @@ final class LazyLinkSolver {
                 start[r] = prices == null ? 0 : prices[activeLinks[r]];
             }
             DualCoordinateSolver dual = new DualCoordinateSolver(cap, pb.weightArray(), pb.minRateArray(),
-                    pb.demandArray(), classes.classLinkStart, classes.classLinks);
+                    pb.demandArray(), classes.classLinkStart, classes.classLinks, checkpoint);
             dual.start(start);
             if (unchanged != null && previousClassRate != null) {
                 // Sessions left as they were keep their rates while their prices stay put (a
@@ -441,7 +447,7 @@ final class LazyLinkSolver {
             }
         }
         Allocation relaxed = ExactAllocator.solveInteriorPoint(classes.relaxation(), relaxationTarget, maxIterations,
-                relaxationStart);
+                relaxationStart, checkpoint);
         iterations += relaxed.iterations();
         relaxationGap = relaxed.relativeGap();
         classRate = relaxed.pathRates();
@@ -487,6 +493,7 @@ final class LazyLinkSolver {
             if (sweeps >= BALANCE_SWEEPS || worst <= 1 + OVERLOAD_SHARE * tolerance) {
                 break;
             }
+            checkpoint.reached();
             balancer.sweep(rates);
             sweeps++;
             // Overloads on a few links cost the certificate little: check once they are small.

@@ -38,7 +38,7 @@ class DualCoordinateSolverTest {
                 relaxation.pathLinksArray());
         s.start(null);
         assertTrue(s.solve(1e-11, 10_000), "gap " + s.gap());
-        Allocation ipm = ExactAllocator.solveInteriorPoint(relaxation, 1e-11, 200, null);
+        Allocation ipm = ExactAllocator.solveInteriorPoint(relaxation, 1e-11, 200, null, SolveCheckpoint.NONE);
         for (int i = 0; i < relaxation.sessionCount(); i++) {
             assertEquals(ipm.sessionRate(i), s.xRepaired[i], 1e-4 * ipm.sessionRate(i), relaxation.sessionId(i));
         }

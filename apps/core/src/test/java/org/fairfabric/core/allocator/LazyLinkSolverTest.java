@@ -65,7 +65,7 @@ class LazyLinkSolverTest {
         LazyLinkSolver solver = new LazyLinkSolver(pb, 1e-6, 200);
         Allocation a = solver.solve(null);
         assertTrue(a.converged());
-        Allocation whole = ExactAllocator.solveInteriorPoint(pb, 1e-10, 200, null);
+        Allocation whole = ExactAllocator.solveInteriorPoint(pb, 1e-10, 200, null, SolveCheckpoint.NONE);
         for (int i = 0; i < pb.sessionCount(); i++) {
             assertEquals(whole.sessionRate(i), a.sessionRate(i), 2e-3 * whole.sessionRate(i), pb.sessionId(i));
         }
@@ -139,7 +139,7 @@ class LazyLinkSolverTest {
         }
         AllocationProblem changed = b.build();
         Allocation warm = new LazyLinkSolver(changed, 1e-8, 200).solve(previous.warmStart());
-        Allocation cold = ExactAllocator.solveInteriorPoint(changed, 1e-10, 200, null);
+        Allocation cold = ExactAllocator.solveInteriorPoint(changed, 1e-10, 200, null, SolveCheckpoint.NONE);
         assertTrue(warm.converged());
         for (int i = 0; i < changed.sessionCount(); i++) {
             assertEquals(cold.sessionRate(i), warm.sessionRate(i), 1e-3 * cold.sessionRate(i), changed.sessionId(i));

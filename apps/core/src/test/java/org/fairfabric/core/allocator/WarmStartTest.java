@@ -299,16 +299,16 @@ class WarmStartTest {
         AllocationProblem before = new FatTreeGenerator(4, 40, 4, 3).generate();
         AllocationProblem after = before.withoutSession(5);
 
-        Allocation fine = ExactAllocator.solveInteriorPoint(before, 1e-6, 200, null);
+        Allocation fine = ExactAllocator.solveInteriorPoint(before, 1e-6, 200, null, SolveCheckpoint.NONE);
         assertTrue(fine.warmStart().hasInteriorPointState());
-        Allocation warm = ExactAllocator.solveInteriorPoint(after, 1e-6, 200, fine.warmStart());
-        Allocation cold = ExactAllocator.solveInteriorPoint(after, 1e-6, 200, null);
+        Allocation warm = ExactAllocator.solveInteriorPoint(after, 1e-6, 200, fine.warmStart(), SolveCheckpoint.NONE);
+        Allocation cold = ExactAllocator.solveInteriorPoint(after, 1e-6, 200, null, SolveCheckpoint.NONE);
         assertEquals(cold.iterations(), warm.iterations());
         assertArrayEquals(cold.pathRates(), warm.pathRates());
 
-        Allocation coarse = ExactAllocator.solveInteriorPoint(before, 1e-4, 200, null);
-        Allocation warmCoarse = ExactAllocator.solveInteriorPoint(after, 1e-4, 200, coarse.warmStart());
-        Allocation coldCoarse = ExactAllocator.solveInteriorPoint(after, 1e-4, 200, null);
+        Allocation coarse = ExactAllocator.solveInteriorPoint(before, 1e-4, 200, null, SolveCheckpoint.NONE);
+        Allocation warmCoarse = ExactAllocator.solveInteriorPoint(after, 1e-4, 200, coarse.warmStart(), SolveCheckpoint.NONE);
+        Allocation coldCoarse = ExactAllocator.solveInteriorPoint(after, 1e-4, 200, null, SolveCheckpoint.NONE);
         assertTrue(warmCoarse.converged());
         assertTrue(warmCoarse.iterations() < coldCoarse.iterations(),
                 "warm " + warmCoarse.iterations() + " vs cold " + coldCoarse.iterations() + " iterations");
