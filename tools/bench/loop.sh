@@ -1,7 +1,8 @@
 # summary: Promenade loop latency: session arrival -> rates in force at the shims, p50/p99 (Mininet k=4; in-process k=16, 10,000 sessions)
 # Sourced by ./fairfabric bench. Usage:
 #   ./fairfabric bench loop [--mininet-only | --local-only] [--arrivals N] [--exact-wait S]
-# Mininet (root): k=4 fat-tree, a shim on every host, the embedded controller; 20 arrivals over REST,
+# Mininet (root): k=4 fat-tree, a shim on every host, the embedded controller; 5 warm-up arrivals
+#   (printed, not counted) as in-process, then 20 arrivals over REST,
 #   each timed to the new rates in force at every affected shim (their /rates), beside a table
 #   published straight to a shim (Kafka + the shim's apply) in the same run.
 # In-process: the controller's allocation loop (quiet period, allocator, rates tables, Kafka sink) with
@@ -21,7 +22,7 @@ ff_bench_loop_main() {
                 arrivals="$2"; shift 2 ;;
             --exact-wait) [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "bench loop: --exact-wait takes a number of seconds" >&2; return 2; }
                 exact_wait="$2"; shift 2 ;;
-            -h|--help) sed -n 's/^# \{0,1\}//p' "$root/tools/bench/loop.sh" | sed -n '2,13p'; return 0 ;;
+            -h|--help) sed -n 's/^# \{0,1\}//p' "$root/tools/bench/loop.sh" | sed -n '2,14p'; return 0 ;;
             *) echo "bench loop: unknown argument '$1'" >&2; return 2 ;;
         esac
     done
