@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
 public final class AllocationLoop {
     private static final Logger LOG = LoggerFactory.getLogger(AllocationLoop.class);
     private static final Pattern QUOTED = Pattern.compile("\"([^\"]+)\"");
+    /** The longest a round holds the exact solve back (one at k=16 with 10,000 sessions takes 10-120 ms). */
+    static final long ROUND_HOLD_MS = 2000;
 
     private final Supplier<AllocationInputs> inputs;
     private final AllocationListener listener;
@@ -69,9 +71,6 @@ public final class AllocationLoop {
     private AllocationModel built;
     private AllocationInputs builtFrom;
     private long builtRound;
-    /** The longest a round holds the exact solve back (one at k=16 with 10,000 sessions takes 10-120 ms). */
-    static final long ROUND_HOLD_MS = 2000;
-
     /** Whether an exact solve is running (at most one at a time). */
     private boolean solving;
     private long rounds;

@@ -39,7 +39,6 @@ class KafkaRatesSinkTest {
             sink.flush();
             // the stage completes once every record of the batch is acknowledged (the exact solve waits for that)
             delivered.get(60, java.util.concurrent.TimeUnit.SECONDS);
-            assertEquals(java.util.concurrent.CompletableFuture.completedFuture(null).getNow(null), delivered.getNow(null));
         }
 
         Properties p = new Properties();
