@@ -285,7 +285,7 @@ public final class AllocationLoop {
         if (before == null || beforeIn == null) {
             return null;
         }
-        if (model.appendedTo() != null && model.appendedTo() == before.model() && before.pathRates() != null) {
+        if (model.appendedTo() == before.model() && before.pathRates() != null) {
             return appendedInterim(round, in, model, before, beforeIn, started);
         }
         if (!sameBesidesSessions(beforeIn, in)) {
@@ -355,7 +355,7 @@ public final class AllocationLoop {
             newcomers[n] = kept + n;
         }
         double[] inForceRates = Arrays.copyOf(before.pathRates(), p.pathCount());
-        AppendIndex index = model.appendIndex != null && model.appendIndex.owner == model ? model.appendIndex : null;
+        AppendIndex index = model.appendIndex;
         double[] total = null;
         double[] load = null;
         List<Integer> touched = new ArrayList<>();

@@ -13,12 +13,11 @@ import org.fairfabric.core.allocator.AllocationProblem;
  * What extending a model by appended sessions needs to know about it without a pass over every
  * session ({@link ProblemAdapter}, docs/controller.md "An arrival costs its tenant and its links"):
  * its link ids, session ids, host pairs, each tenant's sessions, and each link's paths. Mutable, and
- * owned by one model at a time: a model extended from its owner takes it over (and updates it), so
- * the older model no longer has one and is indexed afresh if it is extended again.
+ * held by one model at a time ({@link AllocationModel#appendIndex}): a model extended from it takes it
+ * over (and updates it), so the older model no longer has one and is indexed afresh if it is extended
+ * again.
  */
 final class AppendIndex {
-    /** The model this index describes. */
-    AllocationModel owner;
     /** Problem link index by link id. */
     final Map<String, Integer> links;
     /** The ids of every session of the model's inputs, routable or not. */
@@ -45,7 +44,6 @@ final class AppendIndex {
     static AppendIndex of(AllocationModel model, AllocationInputs in) {
         AllocationProblem p = model.problem();
         AppendIndex x = new AppendIndex(in.sessions().size(), p.linkCount());
-        x.owner = model;
         for (int e = 0; e < p.linkCount(); e++) {
             x.links.put(p.linkId(e), e);
             x.linkPaths[e] = new IntList();

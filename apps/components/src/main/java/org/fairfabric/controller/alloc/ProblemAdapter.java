@@ -197,7 +197,7 @@ public final class ProblemAdapter {
         if (in.sessions().size() == before.sessions().size()) {
             return built; // nothing came: the same model
         }
-        AppendIndex x = built.appendIndex != null && built.appendIndex.owner == built ? built.appendIndex : AppendIndex.of(built, before);
+        AppendIndex x = built.appendIndex != null ? built.appendIndex : AppendIndex.of(built, before);
         Topology topo = built.topology();
         PathEnumerator enumerator = built.enumerator() != null ? built.enumerator() : new PathEnumerator(topo);
         Map<String, TenantDto> tenants = new HashMap<>();
@@ -308,7 +308,6 @@ public final class ProblemAdapter {
         // the index moves to the new model
         built.appendedTo = null;
         built.appendIndex = null;
-        x.owner = model;
         model.appendIndex = x;
         x.ids.addAll(newIds);
         if (x.linkPaths.length < problem.linkCount()) {
